@@ -1,0 +1,70 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Opt-in CPU tuning: VIGIL_NATIVE=1 swift build -c release adds -target-cpu haswell.
+// The default build runs on any x86-64.
+import Foundation
+let nativeFlags: [SwiftSetting] =
+    ProcessInfo.processInfo.environment["VIGIL_NATIVE"] == "1"
+    ? [.unsafeFlags(["-target-cpu", "haswell"])] : []
+
+let package = Package(
+    name: "Vigil",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "vigil", targets: ["vigil"]),
+        .library(name: "VigilCore", targets: ["VigilCore"]),
+        .library(name: "VigilDevice", targets: ["VigilDevice"]),
+        .library(name: "VigilEvents", targets: ["VigilEvents"]),
+        .library(name: "VigilDSP", targets: ["VigilDSP"]),
+        .library(name: "VigilDetectors", targets: ["VigilDetectors"]),
+        .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
+        .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    ],
+    targets: [
+        // C libraries from Debian, one shim each (swift-nio style: C* targets).
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CFFTW3", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        // Pure Swift core: no file or network I/O.
+        .target(name: "VigilCore", swiftSettings: nativeFlags),
+        .target(name: "VigilGeometry", swiftSettings: nativeFlags),
+        .target(name: "VigilDevice", dependencies: ["VigilCore", "VigilGeometry"], swiftSettings: nativeFlags),
+        .target(name: "VigilEvents", dependencies: ["VigilCore", "VigilDevice"], swiftSettings: nativeFlags),
+        .target(
+            name: "VigilDSP",
+            dependencies: ["CFFTW3", .product(name: "Numerics", package: "swift-numerics")],
+            swiftSettings: nativeFlags),
+        .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP"], swiftSettings: nativeFlags),
+        .target(
+            name: "VigilAnalysis",
+            dependencies: ["VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors"],
+            swiftSettings: nativeFlags),
+
+        // System code: files.
+        .target(name: "VigilAudioIO", dependencies: ["CSndFile"], swiftSettings: nativeFlags),
+
+        // Thin command-line frontend.
+        .executableTarget(
+            name: "vigil",
+            dependencies: [
+                "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
+                "VigilAnalysis",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: nativeFlags),
+
+        .testTarget(name: "VigilGeometryTests", dependencies: ["VigilGeometry"]),
+        .testTarget(name: "VigilDeviceTests", dependencies: ["VigilDevice"]),
+        .testTarget(name: "VigilEventsTests", dependencies: ["VigilEvents", "VigilDevice"]),
+        .testTarget(name: "VigilDSPTests", dependencies: ["VigilDSP"]),
+        .testTarget(name: "VigilAudioIOTests", dependencies: ["VigilAudioIO"]),
+        .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO"]),
+        .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO"]),
+    ]
+)
