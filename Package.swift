@@ -18,12 +18,12 @@ let package = Package(
         .library(name: "VigilEvents", targets: ["VigilEvents"]),
         .library(name: "VigilDSP", targets: ["VigilDSP"]),
         .library(name: "VigilDetectors", targets: ["VigilDetectors"]),
+        .library(name: "VigilSynth", targets: ["VigilSynth"]),
         .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
         .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
         // C libraries from Debian, one shim each (swift-nio style: C* targets).
@@ -38,9 +38,10 @@ let package = Package(
         .target(name: "VigilEvents", dependencies: ["VigilCore", "VigilDevice"], swiftSettings: nativeFlags),
         .target(
             name: "VigilDSP",
-            dependencies: ["CFFTW3", .product(name: "Numerics", package: "swift-numerics")],
+            dependencies: ["CFFTW3"],
             swiftSettings: nativeFlags),
         .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP"], swiftSettings: nativeFlags),
+        .target(name: "VigilSynth", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
         .target(
             name: "VigilAnalysis",
             dependencies: ["VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors"],
@@ -54,7 +55,7 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
-                "VigilAnalysis",
+                "VigilAnalysis", "VigilSynth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: nativeFlags),
@@ -62,9 +63,9 @@ let package = Package(
         .testTarget(name: "VigilGeometryTests", dependencies: ["VigilGeometry"]),
         .testTarget(name: "VigilDeviceTests", dependencies: ["VigilDevice"]),
         .testTarget(name: "VigilEventsTests", dependencies: ["VigilEvents", "VigilDevice"]),
-        .testTarget(name: "VigilDSPTests", dependencies: ["VigilDSP"]),
-        .testTarget(name: "VigilAudioIOTests", dependencies: ["VigilAudioIO"]),
-        .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO"]),
-        .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO"]),
+        .testTarget(name: "VigilDSPTests", dependencies: ["VigilDSP", "VigilSynth"]),
+        .testTarget(name: "VigilAudioIOTests", dependencies: ["VigilAudioIO", "VigilSynth"]),
+        .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth"]),
+        .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilSynth"]),
     ]
 )

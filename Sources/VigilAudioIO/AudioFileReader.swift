@@ -1,0 +1,199 @@
+import CSndFile
+
+/// Streams any file libsndfile reads (WAV, FLAC, OGG/Vorbis, AIFF, CAF, ...) as mono float
+/// samples in fixed blocks, so memory does not grow with the file's length.
+///
+/// Channels are mixed to mono by averaging. Non-finite samples (NaN, ±Inf) are replaced by
+/// silence and counted in ``nonFiniteSampleCount``. Not thread-safe: one reader per file.
+public final class AudioFileReader {
+    /// Supported sample rates in Hz.
+    public static let supportedSampleRates: ClosedRange<Int> = 8_000...192_000
+    /// Default largest channel count accepted.
+    public static let defaultMaxChannels = 64
+
+    /// The path as given.
+    public let path: String
+    /// Samples per second per channel.
+    public let sampleRate: Int
+    /// Channels in the file (mixed to mono on reading).
+    public let channelCount: Int
+    /// Frames (samples per channel) the header declares; may exceed what the file holds if truncated.
+    public let declaredFrameCount: Int64
+    /// A short description of the container and encoding, e.g. "WAV PCM 16".
+    public let formatDescription: String
+    /// Frames delivered so far.
+    public private(set) var framesRead: Int64 = 0
+    /// Non-finite input samples replaced with silence so far.
+    public private(set) var nonFiniteSampleCount: Int64 = 0
+
+    private var handle: OpaquePointer?
+    private let blockFrames: Int
+    private let interleaved: UnsafeMutableBufferPointer<Float>
+    /// Frames the container header declares, when it declares more than the file holds.
+    private let headerFrameCount: Int64?
+
+    /// Opens `path`. Throws ``AudioFileError`` naming the file and the reason.
+    /// - Parameters:
+    ///   - blockFrames: frames read from the file per call (bounds the interleaved buffer).
+    ///   - maxChannels: channel counts above this are refused.
+    public init(path: String, blockFrames: Int = 8192, maxChannels: Int = AudioFileReader.defaultMaxChannels) throws {
+        self.path = path
+        self.blockFrames = max(blockFrames, 1)
+        var info = SF_INFO()
+        let fileSize = AudioFileReader.fileSize(path)
+        guard let size = fileSize else {
+            throw AudioFileError(path: path, kind: .unreadable, reason: "cannot open file (does not exist or no permission)")
+        }
+        if size == 0 { throw AudioFileError(path: path, kind: .empty, reason: "file is empty (0 bytes)") }
+        guard let h = sf_open(path, Int32(SFM_READ), &info) else {
+            let message = String(cString: sf_strerror(nil))
+            throw AudioFileError(path: path, kind: .unsupportedFormat, reason: "not a readable audio file: \(message)")
+        }
+        handle = h
+        guard AudioFileReader.supportedSampleRates.contains(Int(info.samplerate)) else {
+            sf_close(h)
+            handle = nil
+            throw AudioFileError(
+                path: path, kind: .unsupportedSampleRate,
+                reason: "sample rate \(info.samplerate) Hz is outside the supported 8000...192000 Hz")
+        }
+        guard info.channels >= 1 && Int(info.channels) <= maxChannels else {
+            sf_close(h)
+            handle = nil
+            throw AudioFileError(
+                path: path, kind: .unsupportedChannelCount,
+                reason: "\(info.channels) channels is outside the supported 1...\(maxChannels)")
+        }
+        sampleRate = Int(info.samplerate)
+        channelCount = Int(info.channels)
+        declaredFrameCount = Int64(info.frames)
+        formatDescription = AudioFileReader.describe(format: info.format)
+        interleaved = .allocate(capacity: self.blockFrames * Int(info.channels))
+        headerFrameCount = AudioFileReader.headerDeclaredFrames(handle: h, info: info)
+    }
+
+    deinit {
+        if let handle { sf_close(handle) }
+        interleaved.deallocate()
+    }
+
+    /// Duration the header declares, in seconds.
+    public var declaredDuration: Double { Double(declaredFrameCount) / Double(sampleRate) }
+
+    /// Reads up to `buffer.count` mono samples; returns how many were written, 0 at the end.
+    /// Throws ``AudioFileError`` (kind `truncated` or `decodeFailed`) when the stream ends early
+    /// or cannot be decoded; samples delivered before remain valid.
+    public func readMono(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        guard let handle, buffer.count > 0 else { return 0 }
+        let channels = channelCount
+        var written = 0
+        while written < buffer.count {
+            let want = min(blockFrames, buffer.count - written)
+            let got = Int(sf_readf_float(handle, interleaved.baseAddress, sf_count_t(want)))
+            if got <= 0 { break }
+            let out = buffer.baseAddress! + written
+            let src = interleaved.baseAddress!
+            var bad: Int64 = 0
+            if channels == 1 {
+                for i in 0..<got {
+                    let v = src[i]
+                    if v.isFinite { out[i] = v } else { out[i] = 0; bad += 1 }
+                }
+            } else {
+                let scale = 1 / Float(channels)
+                for i in 0..<got {
+                    var sum: Float = 0
+                    let row = src + i * channels
+                    for c in 0..<channels {
+                        let v = row[c]
+                        if v.isFinite { sum += v } else { bad += 1 }
+                    }
+                    out[i] = sum * scale
+                }
+            }
+            nonFiniteSampleCount += bad
+            written += got
+            framesRead += Int64(got)
+            if got < want { break }
+        }
+        if written == 0 || written < buffer.count {
+            try checkCompleteness()
+        }
+        return written
+    }
+
+    private var reportedEnd = false
+
+    private func checkCompleteness() throws {
+        guard !reportedEnd, let handle else { return }
+        reportedEnd = true
+        let errorCode = sf_error(handle)
+        if errorCode != 0 {
+            let message = String(cString: sf_strerror(handle))
+            throw AudioFileError(
+                path: path, kind: .decodeFailed,
+                reason: "decoding failed after \(framesRead) frames: \(message)")
+        }
+        let declared = max(declaredFrameCount, headerFrameCount ?? 0)
+        if framesRead < declared {
+            throw AudioFileError(
+                path: path, kind: .truncated,
+                reason: "truncated: header declares \(declared) frames, file holds \(framesRead)")
+        }
+    }
+
+    private static func fileSize(_ path: String) -> Int64? {
+        guard let f = fopen(path, "rb") else { return nil }
+        defer { fclose(f) }
+        guard fseeko(f, 0, SEEK_END) == 0 else { return nil }
+        return Int64(ftello(f))
+    }
+
+    /// For PCM WAV/AIFF: the frame count the header declares when it is larger than the file
+    /// holds. libsndfile silently shortens `frames` to what is present and notes the header's
+    /// figure in its log as `data : DECLARED (should be PRESENT)`. Streaming writers put 0 or
+    /// 0xFFFFFFFF in the length field; those mean "unknown length", not truncation.
+    private static func headerDeclaredFrames(handle: OpaquePointer, info: SF_INFO) -> Int64? {
+        let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
+        guard major == Int(SF_FORMAT_WAV) || major == Int(SF_FORMAT_AIFF) || major == Int(SF_FORMAT_WAVEX)
+            || major == Int(SF_FORMAT_RF64)
+        else { return nil }
+        let bytesPerSample: Int
+        switch Int(info.format) & Int(SF_FORMAT_SUBMASK) {
+        case Int(SF_FORMAT_PCM_U8), Int(SF_FORMAT_PCM_S8): bytesPerSample = 1
+        case Int(SF_FORMAT_PCM_16): bytesPerSample = 2
+        case Int(SF_FORMAT_PCM_24): bytesPerSample = 3
+        case Int(SF_FORMAT_PCM_32), Int(SF_FORMAT_FLOAT): bytesPerSample = 4
+        case Int(SF_FORMAT_DOUBLE): bytesPerSample = 8
+        default: return nil
+        }
+        var log = [CChar](repeating: 0, count: 8192)
+        sf_command(handle, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
+        let text = String(cString: log)
+        for line in text.split(separator: "\n") {
+            let trimmed = line.trimmingPrefix(while: { $0 == " " })
+            guard trimmed.hasPrefix("data :") || trimmed.hasPrefix("SSND :"), line.contains("should be") else { continue }
+            let digits = trimmed.dropFirst(6).prefix(while: { $0 == " " || $0.isNumber })
+            guard let declaredBytes = Int64(digits.trimmingPrefix(while: { $0 == " " })) else { continue }
+            if declaredBytes == 0 || declaredBytes >= 0xFFFF_FF00 { return nil }
+            return declaredBytes / Int64(bytesPerSample * Int(info.channels))
+        }
+        return nil
+    }
+
+    private static func describe(format: Int32) -> String {
+        var major = SF_FORMAT_INFO()
+        major.format = format & Int32(SF_FORMAT_TYPEMASK)
+        sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &major, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+        var sub = SF_FORMAT_INFO()
+        sub.format = format & Int32(SF_FORMAT_SUBMASK)
+        sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &sub, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+        let a = major.name.map { String(cString: $0) } ?? "unknown container"
+        let b = sub.name.map { String(cString: $0) } ?? "unknown encoding"
+        return "\(a), \(b)"
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

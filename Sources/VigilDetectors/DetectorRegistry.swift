@@ -1,0 +1,30 @@
+import VigilCore
+import VigilDSP
+
+/// Builds the sound detectors for a stream: the one place that knows which trigger is
+/// implemented by which detector type.
+public enum DetectorRegistry {
+    /// Sound triggers this build can detect.
+    public static var availableSoundTriggers: [EventTriggerType] {
+        EventTriggerType.allCases.filter { makeDetector(for: $0, configuration: .standard(sampleRate: 44_100), settings: DetectorSettings()) != nil }
+    }
+
+    /// A new detector for `trigger`, or nil if none exists for it yet.
+    public static func makeDetector(
+        for trigger: EventTriggerType, configuration: STFTConfiguration, settings: DetectorSettings
+    ) -> (any SpectralDetector)? {
+        switch trigger {
+        case .sound:
+            return SoundLevelDetector(configuration: configuration, sensitivity: settings.sensitivity(for: .sound))
+        default:
+            return nil
+        }
+    }
+
+    /// New detectors for every trigger in `triggers` that has one, in a stable order.
+    public static func makeDetectors(
+        for triggers: Set<EventTriggerType>, configuration: STFTConfiguration, settings: DetectorSettings
+    ) -> [any SpectralDetector] {
+        triggers.sorted().compactMap { makeDetector(for: $0, configuration: configuration, settings: settings) }
+    }
+}

@@ -1,0 +1,17 @@
+import VigilCore
+import VigilDSP
+
+/// A sound detector that runs on the shared STFT.
+///
+/// The analysis pipeline computes one STFT per stream and hands every frame, in order, to
+/// every detector. A detector appends a ``Detection`` once it is sure of it (for a detection
+/// with an extent, once the activity has ended, so that `end` is known) and must append
+/// detections in nondecreasing `detectedAt` order. Detectors are pure: no I/O, no wall clock.
+public protocol SpectralDetector: AnyObject {
+    /// The trigger this detector reports.
+    var trigger: EventTriggerType { get }
+    /// Consumes the next frame. The frame's buffers are valid only during this call.
+    func process(_ frame: SpectralFrame, into detections: inout [Detection])
+    /// End of stream at media time `endTime` (seconds): close any open activity.
+    func finish(at endTime: Double, into detections: inout [Detection])
+}
