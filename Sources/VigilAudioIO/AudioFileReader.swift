@@ -81,8 +81,9 @@ public final class AudioFileReader {
     public var declaredDuration: Double { Double(declaredFrameCount) / Double(sampleRate) }
 
     /// Reads up to `buffer.count` mono samples; returns how many were written, 0 at the end.
-    /// Throws ``AudioFileError`` (kind `truncated` or `decodeFailed`) when the stream ends early
-    /// or cannot be decoded; samples delivered before remain valid.
+    /// At the end, throws ``AudioFileError`` (kind `truncated` or `decodeFailed`) instead of
+    /// returning 0 when the stream ended early or could not be decoded; every sample before
+    /// that point has been delivered.
     public func readMono(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         guard let handle, buffer.count > 0 else { return 0 }
         let channels = channelCount
@@ -116,9 +117,9 @@ public final class AudioFileReader {
             framesRead += Int64(got)
             if got < want { break }
         }
-        if written == 0 || written < buffer.count {
-            try checkCompleteness()
-        }
+        // Deliver every sample first; a truncation or decode error surfaces on the call that
+        // finds the end, so nothing already read is lost.
+        if written == 0 { try checkCompleteness() }
         return written
     }
 
@@ -173,8 +174,8 @@ public final class AudioFileReader {
         for line in text.split(separator: "\n") {
             let trimmed = line.trimmingPrefix(while: { $0 == " " })
             guard trimmed.hasPrefix("data :") || trimmed.hasPrefix("SSND :"), line.contains("should be") else { continue }
-            let digits = trimmed.dropFirst(6).prefix(while: { $0 == " " || $0.isNumber })
-            guard let declaredBytes = Int64(digits.trimmingPrefix(while: { $0 == " " })) else { continue }
+            let digits = trimmed.dropFirst(6).drop(while: { $0 == " " }).prefix(while: { $0.isNumber })
+            guard let declaredBytes = Int64(digits) else { continue }
             if declaredBytes == 0 || declaredBytes >= 0xFFFF_FF00 { return nil }
             return declaredBytes / Int64(bytesPerSample * Int(info.channels))
         }

@@ -18,13 +18,15 @@ public struct STFTConfiguration: Sendable, Hashable {
     }
 
     /// The shared analysis STFT used by every sound detector: frames of about 23 ms
-    /// (the power of two nearest to 0.0232 s of samples: 1024 at 44.1 and 48 kHz, 256 at 8 and 16 kHz,
-    /// 2048 at 96 kHz, 4096 at 192 kHz) with 50 % overlap.
+    /// (the power of two nearest to 0.0232 s of samples, at least 256 for frequency resolution:
+    /// 256 at 8 and 16 kHz, 512 at 22.05 kHz, 1024 at 44.1 and 48 kHz, 2048 at 96 kHz, 4096 at 192 kHz)
+    /// with 50 % overlap.
     public static func standard(sampleRate: Double) -> STFTConfiguration {
         let target = sampleRate * 0.0232
         var size = 16
         while Double(size * 2) <= target { size *= 2 }
         if target - Double(size) > Double(size * 2) - target { size *= 2 }
+        size = max(size, 256)
         return STFTConfiguration(sampleRate: sampleRate, fftSize: size, hopSize: size / 2)
     }
 

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import VigilAudioIO
+import VigilSynth
+
+/// A fresh temporary directory per test.
+func makeTemporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Reads a whole file through the reader in small blocks.
+func readAll(_ path: String, block: Int = 1000) throws -> (samples: [Float], reader: AudioFileReader) {
+    let reader = try AudioFileReader(path: path, blockFrames: 777)
+    var out: [Float] = []
+    var buffer = [Float](repeating: 0, count: block)
+    while true {
+        let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
+        if n == 0 { break }
+        out.append(contentsOf: buffer[0..<n])
+    }
+    return (out, reader)
+}
+
+@Suite("Audio file reader")
+struct AudioFileReaderTests {
+    @Test("round trip through every writable format and several rates", arguments: [
+        (AudioFileWriter.Format.wav16, 8_000, "wav"), (.wav16, 44_100, "wav"), (.wavFloat, 192_000, "wav"),
+        (.flac16, 16_000, "flac"), (.flac16, 96_000, "flac"), (.aiff16, 48_000, "aiff"), (.oggVorbis, 22_050, "ogg"),
+    ])
+    func roundTrip(format: AudioFileWriter.Format, rate: Int, ext: String) throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var signal = SignalBuffer(sampleRate: Double(rate), duration: 0.5)
+        signal.addTone(frequency: 440, start: 0, duration: 0.5, dBFS: -10)
+        let path = dir.appendingPathComponent("tone.\(ext)").path
+        try AudioFileWriter.write(signal.samples, sampleRate: rate, format: format, to: path)
+        let (samples, reader) = try readAll(path)
+        #expect(reader.sampleRate == rate)
+        #expect(reader.channelCount == 1)
+        #expect(samples.count == signal.samples.count)
+        let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(samples.count, 1))).squareRoot()
+        #expect(abs(20 * log10(rms) - -10) < 0.5)
+        if format != .oggVorbis {
+            let maxError = zip(samples, signal.samples).map { abs($0 - $1) }.max() ?? 0
+            #expect(maxError < 1e-3)
+        }
+    }
+
+    @Test("channels are mixed to mono by averaging", arguments: [2, 3, 6])
+    func mixdown(channels: Int) throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = 1000
+        var interleaved = [Float](repeating: 0, count: frames * channels)
+        for i in 0..<frames { for c in 0..<channels { interleaved[i * channels + c] = Float(c + 1) * 0.1 } }
+        let path = dir.appendingPathComponent("multi.wav").path
+        try AudioFileWriter.write(interleaved, channels: channels, sampleRate: 8_000, format: .wavFloat, to: path)
+        let (samples, reader) = try readAll(path)
+        #expect(reader.channelCount == channels)
+        let expected = Float((1...channels).reduce(0, +)) * 0.1 / Float(channels)
+        #expect(samples.count == frames)
+        #expect(samples.allSatisfy { abs($0 - expected) < 1e-6 })
+    }
+
+    @Test("a zero-byte file is an error naming the file")
+    func emptyFile() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("empty.wav").path
+        FileManager.default.createFile(atPath: path, contents: Data())
+        let error = #expect(throws: AudioFileError.self) { try AudioFileReader(path: path) }
+        #expect(error?.kind == .empty)
+        #expect(error?.description.hasPrefix(path) == true)
+    }
+
+    @Test("a text file named .wav is an unsupported format")
+    func textFile() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("notes.wav").path
+        try "this is not audio\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let error = #expect(throws: AudioFileError.self) { try AudioFileReader(path: path) }
+        #expect(error?.kind == .unsupportedFormat)
+        #expect(error?.reason.contains("not a readable audio file") == true)
+    }
+
+    @Test("a missing file is unreadable")
+    func missingFile() {
+        let error = #expect(throws: AudioFileError.self) { try AudioFileReader(path: "/nonexistent/x.wav") }
+        #expect(error?.kind == .unreadable)
+    }
+
+    @Test("a truncated WAV delivers what it holds, then reports the truncation")
+    func truncated() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var signal = SignalBuffer(sampleRate: 16_000, duration: 2)
+        signal.addTone(frequency: 440, start: 0, duration: 2, dBFS: -10)
+        let full = dir.appendingPathComponent("full.wav").path
+        try AudioFileWriter.write(signal.samples, sampleRate: 16_000, format: .wav16, to: full)
+        let data = try Data(contentsOf: URL(fileURLWithPath: full))
+        let cut = dir.appendingPathComponent("cut.wav").path
+        try data.prefix(44 + 2 * 10_000).write(to: URL(fileURLWithPath: cut))
+        let reader = try AudioFileReader(path: cut)
+        var buffer = [Float](repeating: 0, count: 4096)
+        var total = 0
+        let error = #expect(throws: AudioFileError.self) {
+            while true {
+                let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
+                total += n
+                if n == 0 { break }
+            }
+        }
+        #expect(error?.kind == .truncated)
+        #expect(error?.reason.contains("32000") == true)
+        #expect(total == 10_000)
+    }
+
+    @Test("NaN and infinite samples become silence and are counted")
+    func nonFinite() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var values = [Float](repeating: .nan, count: 500)
+        values[10] = .infinity
+        values[20] = 0.5
+        let path = dir.appendingPathComponent("nan.wav").path
+        try AudioFileWriter.write(values, sampleRate: 8_000, format: .wavFloat, to: path)
+        let (samples, reader) = try readAll(path)
+        #expect(samples.count == 500)
+        #expect(reader.nonFiniteSampleCount == 499)
+        #expect(samples[20] == 0.5)
+        #expect(samples.allSatisfy { $0.isFinite })
+    }
+
+    @Test("sample rates outside 8...192 kHz are refused", arguments: [4_000, 200_000])
+    func badRate(rate: Int) throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("rate.wav").path
+        try AudioFileWriter.write([Float](repeating: 0, count: 100), sampleRate: rate, format: .wav16, to: path)
+        let error = #expect(throws: AudioFileError.self) { try AudioFileReader(path: path) }
+        #expect(error?.kind == .unsupportedSampleRate)
+        #expect(error?.reason.contains("\(rate) Hz") == true)
+    }
+
+    @Test("channel counts above the limit are refused")
+    func tooManyChannels() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("wide.wav").path
+        try AudioFileWriter.write([Float](repeating: 0, count: 100 * 8), channels: 8, sampleRate: 8_000, format: .wav16, to: path)
+        let error = #expect(throws: AudioFileError.self) { try AudioFileReader(path: path, maxChannels: 4) }
+        #expect(error?.kind == .unsupportedChannelCount)
+    }
+
+    @Test("a one-sample file reads as one sample")
+    func oneSample() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("one.wav").path
+        try AudioFileWriter.write([0.25], sampleRate: 44_100, format: .wav16, to: path)
+        let (samples, _) = try readAll(path)
+        #expect(samples.count == 1)
+        #expect(abs(samples[0] - 0.25) < 1e-4)
+    }
+}
