@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "VigilDSP", targets: ["VigilDSP"]),
         .library(name: "VigilDetectors", targets: ["VigilDetectors"]),
         .library(name: "VigilSynth", targets: ["VigilSynth"]),
+        .library(name: "VigilScoring", targets: ["VigilScoring"]),
         .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
         .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
     ],
@@ -42,6 +43,7 @@ let package = Package(
             swiftSettings: nativeFlags),
         .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP"], swiftSettings: nativeFlags),
         .target(name: "VigilSynth", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
+        .target(name: "VigilScoring", swiftSettings: nativeFlags),
         .target(
             name: "VigilAnalysis",
             dependencies: ["VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors"],
@@ -55,7 +57,7 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
-                "VigilAnalysis", "VigilSynth",
+                "VigilAnalysis", "VigilSynth", "VigilScoring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: nativeFlags),
@@ -66,6 +68,7 @@ let package = Package(
         .testTarget(name: "VigilDSPTests", dependencies: ["VigilDSP", "VigilSynth"]),
         .testTarget(name: "VigilAudioIOTests", dependencies: ["VigilAudioIO", "VigilSynth"]),
         .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth"]),
+        .testTarget(name: "VigilScoringTests", dependencies: ["VigilScoring"]),
         .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilSynth"]),
     ]
 )
