@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "VigilDetectors", targets: ["VigilDetectors"]),
         .library(name: "VigilSynth", targets: ["VigilSynth"]),
         .library(name: "VigilScoring", targets: ["VigilScoring"]),
+        .library(name: "VigilLearning", targets: ["VigilLearning"]),
         .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
         .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
     ],
@@ -41,7 +42,8 @@ let package = Package(
             name: "VigilDSP",
             dependencies: ["CFFTW3"],
             swiftSettings: nativeFlags),
-        .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP"], swiftSettings: nativeFlags),
+        .target(name: "VigilLearning", dependencies: ["VigilCore", "VigilDSP"], swiftSettings: nativeFlags),
+        .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP", "VigilLearning"], swiftSettings: nativeFlags),
         .target(name: "VigilSynth", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
         .target(name: "VigilScoring", swiftSettings: nativeFlags),
         .target(
@@ -57,7 +59,7 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
-                "VigilAnalysis", "VigilSynth", "VigilScoring",
+                "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: nativeFlags),
@@ -69,6 +71,9 @@ let package = Package(
         .testTarget(name: "VigilAudioIOTests", dependencies: ["VigilAudioIO", "VigilSynth"]),
         .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth"]),
         .testTarget(name: "VigilScoringTests", dependencies: ["VigilScoring"]),
+        .testTarget(
+            name: "VigilLearningTests",
+            dependencies: ["VigilLearning", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring"]),
         .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilSynth"]),
     ]
 )
