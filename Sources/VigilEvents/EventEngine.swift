@@ -44,10 +44,17 @@ public struct EventEngine: Sendable {
     ///
     /// A detection older than ``clock`` is handled as if it happened at ``clock`` (the
     /// lifecycles never run backwards); the event keeps the detection's own times.
+    /// A detection whose `detectedAt` is NaN or infinite is rejected with rule
+    /// ``SuppressionRule/invalidTime``, recorded at ``clock`` (0 before any time was seen).
     public mutating func ingest(_ detection: Detection) -> [EngineRecord] {
         guard !isFinished else { return [] }
         guard detection.detectedAt.isFinite else {
-            return [suppression(detection, rule: .invalidTime, reason: "detectedAt is not a finite number")]
+            // JSON cannot carry NaN or infinity: record the rejection at the current media time.
+            let record = Suppression(
+                trigger: detection.trigger, zone: detection.trigger.isSound ? nil : detection.zoneID,
+                time: clock.isFinite ? clock : 0, rule: .invalidTime,
+                reason: "detectedAt (\(detection.detectedAt)) is not a finite number", scope: .event)
+            return [.suppressed(record)]
         }
         let time = Swift.max(clock, detection.detectedAt)
         var records = advance(to: time)
