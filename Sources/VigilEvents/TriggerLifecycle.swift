@@ -23,6 +23,14 @@ public struct TriggerLifecycle: Sendable, Hashable {
         public var previousDuration: Double?
         /// Number of augmentations so far.
         public var augmentations: Int
+
+        /// Creates an activation.
+        public init(start: Double, duration: Double, previousDuration: Double?, augmentations: Int) {
+            self.start = start
+            self.duration = duration
+            self.previousDuration = previousDuration
+            self.augmentations = augmentations
+        }
     }
 
     /// The state of the lifecycle.
@@ -43,6 +51,13 @@ public struct TriggerLifecycle: Sendable, Hashable {
         public var time: Double
         /// Why it stopped.
         public var reason: ZoneStopReason
+
+        /// Creates a stop.
+        public init(activationStart: Double, time: Double, reason: ZoneStopReason) {
+            self.activationStart = activationStart
+            self.time = time
+            self.reason = reason
+        }
     }
 
     /// How the lifecycle took one detection.
