@@ -55,6 +55,24 @@ let lifecycleCases: [EngineCase] = [
         [F.motion(0, zone: 1), F.motion(1, zone: 1), F.motion(10.5, zone: 1), F.motion(15.5, zone: 1), F.motion(20, zone: 1)],
         ["triggered z1 motion @0", "event#1 motion z1 0..20 @0 c1 n5 none", "stopped z1 motion @20 timeout"]),
     EngineCase(
+        "worked example of docs/event-engine.md",
+        F.zonePolicy(F.timing(10, 5, 30, 30)),
+        [0, 1, 10, 10.5, 12, 25, 31, 50, 52.5].map { F.motion($0, zone: 1, confidence: $0 == 12 ? 0.75 : 0.5) },
+        end: 55,
+        [
+            "triggered z1 motion @0", "event#1 motion z1 0..20 @0 c0.75 n5 none", "stopped z1 motion @20 actionStopped",
+            "suppressed motion z1 @25 triggers.blindDuration event", "suppressed motion z1 @31 triggers.blindDuration event",
+            "triggered z1 motion @50", "event#2 motion z1 50..65 @50 c0.5 n2 none", "stopped z1 motion @65 actionStopped",
+        ]),
+    EngineCase(
+        "continuous motion runs into maxDuration: timeout",
+        F.zonePolicy(F.timing(10, 5, 30, 30)),
+        stride(from: 0.0, through: 40, by: 0.5).map { F.motion($0, zone: 1) },
+        end: 45,
+        [
+            "triggered z1 motion @0", "event#1 motion z1 0..30 @0 c1 n61 none", "stopped z1 motion @30 timeout",
+        ] + stride(from: 30.5, through: 40, by: 0.5).map { "suppressed motion z1 @\(RecordRendering.number($0)) triggers.blindDuration event" }),
+    EngineCase(
         "multiple zones run independent lifecycles",
         EventPolicy(recordingMode: .disabled, zoneTriggers: [1: F.timing(10, 5, 30, 30), 3: F.timing(4, 2, 10, 0)]),
         [F.motion(0, zone: 1), F.motion(1, zone: 3), F.motion(2, zone: 1), F.motion(6, zone: 3)],
