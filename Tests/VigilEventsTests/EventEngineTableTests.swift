@@ -83,6 +83,14 @@ let lifecycleCases: [EngineCase] = [
             "stopped z1 motion @15 actionStopped",
         ]),
     EngineCase(
+        "each vision trigger has its own lifecycle and zone records in a triggered zone",
+        F.zonePolicy(F.timing(10, 5, 30, 0)), [F.motion(0, zone: 1), F.vision(.personDetected, 1, zone: 1)],
+        [
+            "triggered z1 motion @0", "event#1 motion z1 0..10 @0 c1 n1 none",
+            "triggered z1 personDetected @1", "event#2 personDetected z1 1..11 @1 c1 n1 none",
+            "stopped z1 motion @10 actionStopped", "stopped z1 personDetected @11 actionStopped",
+        ]),
+    EngineCase(
         "nil zone and zones without a trigger group with the motion time control, no zone records",
         EventPolicy(recordingMode: .disabled, motionTimeControl: F.timing(10, 5, 60, 10)),
         [
@@ -201,6 +209,14 @@ let mediaCases: [EngineCase] = [
             "event#1 glassBreak z- 9.5..10.5 @10 c1 clip#1 6..20", "event#2 glassBreak z- 24.5..25.5 @25 c1 none",
             "suppressed glassBreak z- @25 transport.motionTimeControl.blindDuration clip",
             "event#3 glassBreak z- 29.5..30.5 @30 c1 clip#2 26..40",
+        ]),
+    EngineCase(
+        "ebr: a vision event in the clip's blind period keeps its zone in the clip suppression",
+        F.modePolicy(.ebr), [F.motion(0), F.motion(12, zone: 2)],
+        [
+            "event#1 motion z- 0..10 @0 c1 n1 clip#1 0..10",
+            "suppressed motion z2 @12 transport.motionTimeControl.blindDuration clip",
+            "event#2 motion z2 12..22 @12 c1 n1 none",
         ]),
     EngineCase(
         "ebr: motion outside motionZones is an event without a clip",
