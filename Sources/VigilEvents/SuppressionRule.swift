@@ -1,0 +1,23 @@
+/// The rule that suppressed a candidate. Raw values are the rule names used by `--explain`.
+public enum SuppressionRule: String, Sendable, Hashable, CaseIterable {
+    /// The detection's `detectedAt` is not a finite number (checked before every other rule).
+    case invalidTime = "detection.detectedAt"
+    /// The transport is inactive (camera video off).
+    case transportInactive = "transport.transportStatus"
+    /// The recording mode is liveView: all detectors are off.
+    case liveView = "recordingMode.liveView"
+    /// The trigger is not in `enabledEventTriggers`.
+    case triggerDisabled = "enabledEventTriggers"
+    /// A sound trigger while the microphone is muted.
+    case microphoneMuted = "audio.microphoneMuted"
+    /// A vision detection in a privacy zone.
+    case privacyZone = "zones.privacy"
+    /// A detection in the blind period of a zone trigger.
+    case zoneTriggerBlind = "triggers.blindDuration"
+    /// A detection (or, with scope clip, an event) in the blind period of the transport's
+    /// motion time control.
+    case motionTimeControlBlind = "transport.motionTimeControl.blindDuration"
+
+    /// The rule name.
+    public var name: String { rawValue }
+}
