@@ -6,8 +6,10 @@ import VigilDSP
 /// The frame level (RMS, dBFS) is compared with a noise floor that follows quiet passages
 /// quickly and rises slowly (so a new steady noise, a fan or a vacuum, becomes the floor within
 /// seconds instead of being one endless event). A sound starts when the level exceeds
-/// floor + threshold, is confirmed after ``minimumDuration`` above it, and ends after
-/// ``hangover`` below floor + threshold − ``hysteresis``. The threshold follows sensitivity:
+/// floor + threshold, is confirmed after ``minimumDuration`` above it (or at once by a
+/// transient at least ``impulseMarginDB`` above the start level, such as a knock), and ends
+/// after ``hangover`` below floor + threshold − ``hysteresis``, so that a burst of knocks or
+/// beeps less than the hangover apart is one sound. The threshold follows sensitivity:
 /// 30 dB above the floor at sensitivity 1, 8 dB at the maximum (about 20 dB at 5 of 10).
 /// The floor never drops below ``floorMinimumDBFS``, so digital silence does not make
 /// dither or a faint hum count as sound.
@@ -19,7 +21,9 @@ public final class SoundLevelDetector: SpectralDetector {
     /// Time above the threshold needed to confirm a sound (seconds).
     public let minimumDuration: Double = 0.10
     /// Time below the release level needed to end a sound (seconds).
-    public let hangover: Double = 0.30
+    public let hangover: Double = 0.80
+    /// A frame this many dB above the start level confirms a sound at once (impulsive sounds).
+    public let impulseMarginDB: Float = 12
     /// Release level below the start threshold (dB).
     public let hysteresis: Float = 6
     /// Lowest value of the noise floor (dBFS).
@@ -65,7 +69,9 @@ public final class SoundLevelDetector: SpectralDetector {
                 peak = max(peak, level)
                 levelSum += Double(level)
                 levelCount += 1
-                if confirmedAt == nil && level > startLevel && timeAbove >= minimumDuration {
+                if confirmedAt == nil && level > startLevel
+                    && (timeAbove >= minimumDuration || level >= startLevel + impulseMarginDB)
+                {
                     confirmedAt = time
                 }
             } else if time - lastAboveTime >= hangover {
@@ -73,7 +79,7 @@ public final class SoundLevelDetector: SpectralDetector {
             }
         } else if level > startLevel {
             onsetTime = frame.startTime
-            confirmedAt = nil
+            confirmedAt = level >= startLevel + impulseMarginDB ? time : nil
             lastAboveTime = time
             timeAbove = Double(hop)
             peak = level

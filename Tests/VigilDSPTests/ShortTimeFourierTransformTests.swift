@@ -107,3 +107,42 @@ struct ShortTimeFourierTransformTests {
         #expect(RealFFTPlan.shared(size: 1024) === RealFFTPlan.shared(size: 1024))
     }
 }
+
+@Suite("Synthesized alarm patterns")
+struct SynthesizedPatternTests {
+    /// Onsets of the beeps in `samples` (sample-exact, from the non-zero runs).
+    static func onsets(_ samples: [Float], rate: Double) -> [(on: Double, off: Double)] {
+        var runs: [(Double, Double)] = []
+        var start: Int?
+        for (i, v) in samples.enumerated() {
+            if v != 0, start == nil { start = i }
+            if v == 0, let s = start, i - s > 10 {
+                runs.append((Double(s) / rate, Double(i) / rate))
+                start = nil
+            } else if v == 0 { start = nil }
+        }
+        return runs
+    }
+
+    @Test("T3 has 0.5 s beeps 0.5 s apart and a 4 s cycle")
+    func temporalThree() throws {
+        var s = SignalBuffer(sampleRate: 8_000, duration: 10)
+        let span = s.addTemporalThree(start: 1, cycles: 2, frequency: 1000)
+        let runs = Self.onsets(s.samples, rate: 8_000)
+        try #require(runs.count == 6)
+        let starts = runs.map { ($0.on * 100).rounded() / 100 }
+        #expect(starts == [1.0, 2.0, 3.0, 5.0, 6.0, 7.0])
+        #expect(runs.allSatisfy { abs($0.off - $0.on - 0.5) < 0.01 })
+        #expect(abs(span.end - 7.5) < 1e-9)
+    }
+
+    @Test("T4 has 0.1 s beeps 0.1 s apart and a 5.8 s cycle")
+    func temporalFour() throws {
+        var s = SignalBuffer(sampleRate: 8_000, duration: 14)
+        s.addTemporalFour(start: 1, cycles: 2, frequency: 1000)
+        let runs = Self.onsets(s.samples, rate: 8_000)
+        try #require(runs.count == 8)
+        let starts = runs.map { ($0.on * 100).rounded() / 100 }
+        #expect(starts == [1.0, 1.2, 1.4, 1.6, 6.8, 7.0, 7.2, 7.4])
+    }
+}

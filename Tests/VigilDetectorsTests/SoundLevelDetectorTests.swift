@@ -86,11 +86,31 @@ struct SoundLevelDetectorTests {
         #expect(abs(found[1].start - 50) < 0.1)
     }
 
-    @Test("a sound shorter than the minimum duration is not reported")
-    func tooShort() {
-        var signal = SignalBuffer(sampleRate: Self.rate, duration: 4)
-        signal.addTone(frequency: 1000, start: 2, duration: 0.04, dBFS: -6)
-        #expect(runDetector(detector(10), samples: signal.samples, rate: Self.rate).isEmpty)
+    @Test("a short sound just over the threshold is not reported, a loud transient is")
+    func shortSounds() throws {
+        var gen = SeededGenerator(seed: 5)
+        var quiet = SignalBuffer(sampleRate: Self.rate, duration: 4)
+        quiet.addNoise(dBFS: -60, generator: &gen)
+        // 40 ms, about 5 dB over the start threshold at sensitivity 5 (floor ~-60, threshold ~20 dB).
+        quiet.addTone(frequency: 1000, start: 2, duration: 0.04, dBFS: -35)
+        #expect(runDetector(detector(5), samples: quiet.samples, rate: Self.rate).isEmpty)
+        var knock = SignalBuffer(sampleRate: Self.rate, duration: 4)
+        knock.addNoise(dBFS: -60, generator: &gen)
+        knock.addNoise(dBFS: -12, start: 2, duration: 0.04, generator: &gen)
+        let found = runDetector(detector(5), samples: knock.samples, rate: Self.rate)
+        try #require(found.count == 1)
+        #expect(abs(found[0].start - 2) < 0.03)
+    }
+
+    @Test("beeps closer together than the hangover form one sound; a longer pause splits")
+    func hangoverMerges() {
+        var gen = SeededGenerator(seed: 6)
+        var signal = SignalBuffer(sampleRate: Self.rate, duration: 12)
+        signal.addNoise(dBFS: -60, generator: &gen)
+        signal.addTemporalThree(start: 1, cycles: 2, frequency: 3100, dBFS: -20)
+        let found = runDetector(detector(5), samples: signal.samples, rate: Self.rate)
+        #expect(found.count == 2)
+        #expect(found.map { ($0.start * 10).rounded() / 10 } == [1.0, 5.0])
     }
 
     @Test("a sound still going at the end of the stream is closed by finish")

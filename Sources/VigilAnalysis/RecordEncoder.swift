@@ -1,0 +1,156 @@
+import VigilCore
+import VigilEvents
+
+/// Turns analysis records into the project's output formats: JSON Lines (schema version
+/// ``schemaVersion``, documented in docs/output-schema.md), DCASE-style TSV, and a table for
+/// people. Pure and deterministic: times are rounded to milliseconds, evidence keys sorted.
+public enum RecordEncoder {
+    /// The JSON Lines schema version, written as `"v"` on every line.
+    public static let schemaVersion = 1
+
+    /// Rounds `x` to `places` decimals so that output is stable and compact.
+    public static func rounded(_ x: Double, places: Int = 3) -> JSONValue {
+        guard x.isFinite else { return .null }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return .number((x * scale).rounded() / scale)
+    }
+
+    /// The JSON object for one record.
+    public static func json(_ record: AnalysisRecord) -> JSONValue {
+        var members: [(String, JSONValue)] = [("v", .number(Double(schemaVersion))), ("type", .string(record.typeName))]
+        members.append(("file", .string(record.file)))
+        switch record.content {
+        case .engine(.event(let event)):
+            members.append(("id", .number(Double(event.id))))
+            members.append(("trigger", .string(event.trigger.rawValue)))
+            members.append(("start", rounded(event.start)))
+            members.append(("end", rounded(event.end)))
+            members.append(("detectedAt", rounded(event.detectedAt)))
+            members.append(("confidence", rounded(event.confidence)))
+            if let zone = event.zone { members.append(("zone", .number(Double(zone)))) }
+            switch event.media {
+            case .range(let start, let end)?:
+                members.append(("clip", .object(JSONObject([("kind", "range"), ("start", rounded(start)), ("end", rounded(end))]))))
+            case .clip(let id, let start, let end)?:
+                members.append(
+                    ("clip", .object(JSONObject([("kind", "clip"), ("id", .number(Double(id))), ("start", rounded(start)), ("end", rounded(end))]))))
+            case .snapshot(let time, let index)?:
+                members.append(("snapshot", .object(JSONObject([("index", .number(Double(index))), ("time", rounded(time))]))))
+            case nil:
+                break
+            }
+            if !event.evidence.isEmpty { members.append(("evidence", evidence(event.evidence))) }
+        case .engine(.zoneTriggered(let z)), .engine(.zoneStopped(let z)):
+            members.append(("zone", .number(Double(z.zone))))
+            members.append(("trigger", .string(z.trigger.rawValue)))
+            members.append(("time", rounded(z.time)))
+            members.append(("reason", .string(z.reasonName)))
+            if z.stopReason != nil { members.append(("activationStart", rounded(z.activationStart))) }
+        case .engine(.suppressed(let s)):
+            members.append(("trigger", .string(s.trigger.rawValue)))
+            if let zone = s.zone { members.append(("zone", .number(Double(zone)))) }
+            members.append(("time", rounded(s.time)))
+            members.append(("scope", .string(s.scope.rawValue)))
+            members.append(("rule", .string(s.rule.name)))
+            members.append(("reason", .string(s.reason)))
+        case .warning(let message):
+            members.append(("message", .string(message)))
+        case .error(let kind, let message):
+            members.append(("kind", .string(kind)))
+            members.append(("message", .string(message)))
+        }
+        return .object(JSONObject(members))
+    }
+
+    /// Evidence as a JSON object with sorted keys.
+    public static func evidence(_ evidence: [String: EvidenceValue]) -> JSONValue {
+        .object(
+            JSONObject(
+                evidence.keys.sorted().map { key in
+                    let value: JSONValue
+                    switch evidence[key]! {
+                    case .int(let i): value = .number(Double(i))
+                    case .number(let d): value = rounded(d, places: 4)
+                    case .string(let s): value = .string(s)
+                    case .numbers(let xs): value = .array(xs.map { rounded($0, places: 4) })
+                    }
+                    return (key, value)
+                }))
+    }
+
+    /// One JSON Lines line (no trailing newline).
+    public static func jsonLine(_ record: AnalysisRecord) -> String { json(record).serialized(.compact) }
+
+    /// One TSV line `file<TAB>onset<TAB>offset<TAB>label` for an event record; nil for other records.
+    public static func tsvLine(_ record: AnalysisRecord) -> String? {
+        guard case .engine(.event(let e)) = record.content else { return nil }
+        return "\(record.file)\t\(fixed(e.start))\t\(fixed(e.end))\t\(e.trigger.rawValue)"
+    }
+
+    /// `x` with exactly three decimals.
+    public static func fixed(_ x: Double, places: Int = 3) -> String {
+        guard x.isFinite else { return "nan" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let n = Int64((abs(x) * scale).rounded())
+        let whole = n / Int64(scale)
+        var frac = String(n % Int64(scale))
+        while frac.count < places { frac = "0" + frac }
+        return (x < 0 && n != 0 ? "-" : "") + "\(whole)" + (places > 0 ? "." + frac : "")
+    }
+
+    /// A human-readable table of `records`: events and zone records in time order, then
+    /// suppressed candidates (when present), warnings and errors.
+    public static func table(_ records: [AnalysisRecord]) -> String {
+        var rows: [[String]] = [["FILE", "TRIGGER", "START", "END", "DETECTED", "CONF", "ZONE", "MEDIA"]]
+        var suppressed: [[String]] = [["FILE", "TRIGGER", "TIME", "ZONE", "RULE", "REASON"]]
+        var notes: [String] = []
+        for r in records {
+            switch r.content {
+            case .engine(.event(let e)):
+                rows.append([
+                    r.file, e.trigger.rawValue, fixed(e.start), fixed(e.end), fixed(e.detectedAt), fixed(e.confidence, places: 2),
+                    e.zone.map(String.init) ?? "-", mediaText(e.media),
+                ])
+            case .engine(.zoneTriggered(let z)):
+                rows.append([r.file, "zoneTriggered", fixed(z.time), "", "", "", String(z.zone), "\(z.trigger.rawValue), \(z.reasonName)"])
+            case .engine(.zoneStopped(let z)):
+                rows.append([r.file, "zoneStopped", fixed(z.time), "", "", "", String(z.zone), "\(z.trigger.rawValue), \(z.reasonName)"])
+            case .engine(.suppressed(let s)):
+                suppressed.append([
+                    r.file, s.trigger.rawValue + (s.scope == .clip ? " (clip)" : ""), fixed(s.time), s.zone.map(String.init) ?? "-",
+                    s.rule.name, s.reason,
+                ])
+            case .warning(let m): notes.append("warning: \(r.file): \(m)")
+            case .error(_, let m): notes.append("error: \(r.file): \(m)")
+            }
+        }
+        var out = rows.count > 1 ? render(rows) : "no events\n"
+        if suppressed.count > 1 { out += "\nsuppressed candidates (--explain):\n" + render(suppressed) }
+        if !notes.isEmpty { out += "\n" + notes.joined(separator: "\n") + "\n" }
+        return out
+    }
+
+    private static func mediaText(_ media: EventMedia?) -> String {
+        switch media {
+        case .range(let s, let e)?: return "range \(fixed(s))-\(fixed(e))"
+        case .clip(let id, let s, let e)?: return "clip #\(id) \(fixed(s))-\(fixed(e))"
+        case .snapshot(let t, let i)?: return "snapshot #\(i) @\(fixed(t))"
+        case nil: return "-"
+        }
+    }
+
+    private static func render(_ rows: [[String]]) -> String {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        let numeric: Set<Int> = rows.first == ["FILE", "TRIGGER", "START", "END", "DETECTED", "CONF", "ZONE", "MEDIA"] ? [2, 3, 4, 5] : [2]
+        return rows.map { row in
+            row.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                return i == row.count - 1 ? cell : (numeric.contains(i) ? pad + cell : cell + pad)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// One recording to analyze.
+struct InputRecording: Sendable, Hashable {
+    /// Path to open.
+    var path: String
+    /// Name reported in output: relative to the directory argument, or as given for files.
+    var displayName: String
+}
+
+/// Expands command-line inputs into recordings: files as given, directories searched
+/// recursively for audio files (by extension), in sorted order so runs are deterministic.
+enum InputDiscovery {
+    /// Extensions of audio files picked up inside directories (libsndfile's formats).
+    static let audioExtensions: Set<String> = [
+        "wav", "wave", "flac", "ogg", "oga", "opus", "aif", "aiff", "aifc", "caf", "au", "snd", "w64", "rf64", "mp3", "voc",
+        "sd2", "htk", "pvf", "xi", "mat", "mat4", "mat5", "iff", "svx", "sf", "ircam", "nist", "paf", "avr", "wve", "mpc",
+    ]
+
+    /// A problem with an input argument itself (missing path).
+    struct Problem: Error, CustomStringConvertible {
+        var path: String
+        var reason: String
+        var description: String { "\(path): \(reason)" }
+    }
+
+    /// Expands `arguments`; missing paths are returned as problems and do not stop the others.
+    static func expand(_ arguments: [String]) -> (recordings: [InputRecording], problems: [Problem]) {
+        var recordings: [InputRecording] = []
+        var problems: [Problem] = []
+        let fm = FileManager.default
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+                problems.append(Problem(path: argument, reason: "no such file or directory"))
+                continue
+            }
+            if !isDirectory.boolValue {
+                recordings.append(InputRecording(path: argument, displayName: argument))
+                continue
+            }
+            let base = URL(fileURLWithPath: argument).standardizedFileURL.path
+            guard let walker = fm.enumerator(atPath: argument) else {
+                problems.append(Problem(path: argument, reason: "cannot list directory"))
+                continue
+            }
+            var found: [String] = []
+            while let relative = walker.nextObject() as? String {
+                let ext = (relative as NSString).pathExtension.lowercased()
+                guard audioExtensions.contains(ext) else { continue }
+                let full = (base as NSString).appendingPathComponent(relative)
+                var dir: ObjCBool = false
+                if fm.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue { found.append(relative) }
+            }
+            for relative in found.sorted() {
+                recordings.append(
+                    InputRecording(path: (argument as NSString).appendingPathComponent(relative), displayName: relative))
+            }
+        }
+        return (recordings, problems)
+    }
+}
