@@ -1,0 +1,43 @@
+# Vigil: two commands on a fresh Debian machine.
+#   make demo   installs what is missing, builds, and analyzes the bundled sample
+#   make test   installs what is missing, builds, and runs the test suite
+
+SWIFT        ?= swift
+APT_PACKAGES := libsndfile1-dev libfftw3-dev libpng-dev pkg-config
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+RELEASE_BIN  := .build/release/vigil
+
+.PHONY: all deps build demo test release clean help
+
+all: build
+
+help:
+	@echo "make demo    - install missing packages, build, analyze Samples/demo-scene.flac"
+	@echo "make test    - install missing packages, build, run all tests"
+	@echo "make build   - release build of the vigil command (.build/release/vigil)"
+	@echo "VIGIL_NATIVE=1 make build  - opt-in -target-cpu haswell tuning (not portable)"
+
+# Installs the Debian packages that are not installed yet (apt-get update only when needed).
+deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product vigil
+
+release: build
+
+demo: build
+	$(RELEASE_BIN) analyze Samples/demo-scene.flac --device Samples/front-door.json --format table
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --disable-xctest
+
+clean:
+	rm -rf .build
