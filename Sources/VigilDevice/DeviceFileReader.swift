@@ -377,7 +377,8 @@ struct DeviceFileReader {
                 do {
                     try triggers.setOrUpdateEventDetectionTriggers([EventTriggerEnablement(trigger, .enabled)])
                 } catch {
-                    add(error, under: Self.index("enabledEventTriggers", index))
+                    // The command names the entry of its one-element list; the file names the array element.
+                    add(MatterCommandError(error.status, field: "", error.reason), under: Self.index("enabledEventTriggers", index))
                 }
             }
         } else {
