@@ -80,9 +80,9 @@ public struct PreparedPolygon: Sendable, Hashable {
             let lanes = min(8, count - start)
             var px = SIMD8<Float>(repeating: 0)
             var py = SIMD8<Float>(repeating: 0)
-            if lanes == 8 {
-                px = SIMD8<Float>(xs[start..<start + 8])
-                py = SIMD8<Float>(ys[start..<start + 8])
+            if lanes == 8, let xBase = xs.baseAddress, let yBase = ys.baseAddress {
+                px = UnsafeRawPointer(xBase + start).loadUnaligned(as: SIMD8<Float>.self)
+                py = UnsafeRawPointer(yBase + start).loadUnaligned(as: SIMD8<Float>.self)
             } else {
                 for lane in 0..<lanes {
                     px[lane] = xs[start + lane]

@@ -107,4 +107,24 @@ struct SplitMix64: RandomNumberGenerator {
         }
         #expect(storage == [true, true, true, true, false, true, true])
     }
+
+    /// Buffers that start at an odd offset (not 32-byte aligned) give the same answers.
+    @Test func unalignedBuffers() {
+        var generator = SplitMix64(state: 7)
+        let prepared = PreparedPolygon(Self.porch)
+        let xs = (0..<26).map { _ in Float.random(in: 0...2048, using: &generator).rounded() + 0.5 }
+        let ys = (0..<26).map { _ in Float.random(in: 0...2048, using: &generator).rounded() + 0.5 }
+        let expected = (1..<26).map { prepared.contains(x: xs[$0], y: ys[$0]) }
+        var results = [Bool](repeating: false, count: 25)
+        xs.withUnsafeBufferPointer { xb in
+            ys.withUnsafeBufferPointer { yb in
+                results.withUnsafeMutableBufferPointer { out in
+                    prepared.contains(
+                        xs: UnsafeBufferPointer(rebasing: xb[1...]), ys: UnsafeBufferPointer(rebasing: yb[1...]), into: out)
+                }
+            }
+        }
+        #expect(results == expected)
+        #expect(expected.contains(true) && expected.contains(false))
+    }
 }
