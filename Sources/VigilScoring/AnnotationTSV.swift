@@ -18,7 +18,9 @@ public enum AnnotationTSV {
         var events: [ScoredEvent] = []
         var sawContent = false
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so split on each line terminator explicitly.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        for rawLine in lines {
             lineNumber += 1
             var line = Substring(rawLine)
             if line.last == "\r" { line = line.dropLast() }
@@ -29,7 +31,7 @@ public enum AnnotationTSV {
             var fields: [String]
             if line.contains("\t") {
                 fields = line.split(separator: "\t", omittingEmptySubsequences: false).map { trim($0) }
-                while let last = fields.last, last.isEmpty, fields.count > 3 { fields.removeLast() }
+                while let last = fields.last, last.isEmpty, fields.count > 4 { fields.removeLast() }
             } else {
                 fields = line.split(separator: " ", omittingEmptySubsequences: true).map { trim($0) }
             }
