@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "VigilSynth", targets: ["VigilSynth"]),
         .library(name: "VigilScoring", targets: ["VigilScoring"]),
         .library(name: "VigilLearning", targets: ["VigilLearning"]),
+        .library(name: "VigilImaging", targets: ["VigilImaging"]),
+        .library(name: "VigilVision", targets: ["VigilVision"]),
+        .library(name: "VigilFrameIO", targets: ["VigilFrameIO"]),
         .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
         .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
     ],
@@ -48,10 +51,16 @@ let package = Package(
         .target(name: "VigilScoring", swiftSettings: nativeFlags),
         .target(
             name: "VigilAnalysis",
-            dependencies: ["VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors"],
+            dependencies: ["VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilVision"],
             swiftSettings: nativeFlags),
 
+        .target(name: "VigilImaging", dependencies: ["CPNG"], swiftSettings: nativeFlags),
+        .target(
+            name: "VigilVision",
+            dependencies: ["VigilCore", "VigilGeometry", "VigilDevice", "VigilImaging"], swiftSettings: nativeFlags),
+
         // System code: files.
+        .target(name: "VigilFrameIO", dependencies: ["VigilImaging"], swiftSettings: nativeFlags),
         .target(name: "VigilAudioIO", dependencies: ["CSndFile"], swiftSettings: nativeFlags),
 
         // Thin command-line frontend.
@@ -59,7 +68,8 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
-                "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning",
+                "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning", "VigilImaging", "VigilVision",
+                "VigilFrameIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: nativeFlags),
@@ -74,6 +84,9 @@ let package = Package(
         .testTarget(
             name: "VigilLearningTests",
             dependencies: ["VigilLearning", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring"]),
+        .testTarget(name: "VigilImagingTests", dependencies: ["VigilImaging"]),
+        .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilEvents"]),
+        .testTarget(name: "VigilFrameIOTests", dependencies: ["VigilFrameIO", "VigilImaging"]),
         .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilSynth"]),
     ]
 )
