@@ -170,7 +170,7 @@ public final class AudioFileReader {
         }
         var log = [CChar](repeating: 0, count: 8192)
         sf_command(handle, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
-        let text = String(cString: log)
+        let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         for line in text.split(separator: "\n") {
             let trimmed = line.trimmingPrefix(while: { $0 == " " })
             guard trimmed.hasPrefix("data :") || trimmed.hasPrefix("SSND :"), line.contains("should be") else { continue }
