@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "VigilLearning", dependencies: ["VigilCore", "VigilDSP"], swiftSettings: nativeFlags),
         .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP", "VigilLearning"], swiftSettings: nativeFlags),
         .target(name: "VigilSynth", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
-        .target(name: "VigilScoring", swiftSettings: nativeFlags),
+        .target(name: "VigilScoring", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
         .target(
             name: "VigilAnalysis",
             dependencies: ["VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilVision"],

@@ -88,17 +88,8 @@ public enum RecordEncoder {
         return "\(record.file)\t\(fixed(e.start))\t\(fixed(e.end))\t\(e.trigger.rawValue)"
     }
 
-    /// `x` with exactly three decimals.
-    public static func fixed(_ x: Double, places: Int = 3) -> String {
-        guard x.isFinite else { return "nan" }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let n = Int64((abs(x) * scale).rounded())
-        let whole = n / Int64(scale)
-        var frac = String(n % Int64(scale))
-        while frac.count < places { frac = "0" + frac }
-        return (x < 0 && n != 0 ? "-" : "") + "\(whole)" + (places > 0 ? "." + frac : "")
-    }
+    /// `x` with exactly `places` decimals.
+    public static func fixed(_ x: Double, places: Int = 3) -> String { DecimalText.fixed(x, places: places) }
 
     /// A human-readable table of `records`: events and zone records in time order, then
     /// suppressed candidates (when present), warnings and errors.

@@ -16,7 +16,8 @@ public enum AudioFileWriter {
         /// Ogg Vorbis.
         case oggVorbis
 
-        var sndfileFormat: Int32 {
+        /// libsndfile's format code.
+        public var sndfileFormat: Int32 {
             switch self {
             case .wav16: return Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
             case .wavFloat: return Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
@@ -42,6 +43,24 @@ public enum AudioFileWriter {
     public static func write(
         _ interleaved: [Float], channels: Int = 1, sampleRate: Int, format: Format, to path: String
     ) throws {
+        let writer = try AudioFileStreamWriter(path: path, channels: channels, sampleRate: sampleRate, format: format)
+        try writer.append(interleaved)
+        try writer.close()
+    }
+}
+
+/// Writes an audio file block by block, so long synthesized recordings need not fit in memory.
+public final class AudioFileStreamWriter {
+    /// The path being written.
+    public let path: String
+    /// Channels per frame.
+    public let channels: Int
+    private var handle: OpaquePointer?
+
+    /// Creates (truncates) `path` for writing `channels` channels at `sampleRate` in `format`.
+    public init(path: String, channels: Int = 1, sampleRate: Int, format: AudioFileWriter.Format) throws {
+        self.path = path
+        self.channels = channels
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
@@ -51,16 +70,29 @@ public enum AudioFileWriter {
                 path: path, kind: .unsupportedFormat,
                 reason: "cannot write \(format.rawValue) at \(sampleRate) Hz with \(channels) channels")
         }
-        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+        guard let h = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw AudioFileError(path: path, kind: .unreadable, reason: "cannot create file: \(String(cString: sf_strerror(nil)))")
         }
-        // Clip rather than wrap when converting floats to integer PCM.
-        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        sf_command(h, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        handle = h
+    }
+
+    deinit { if let handle { sf_close(handle) } }
+
+    /// Appends interleaved samples (a whole number of frames).
+    public func append(_ interleaved: [Float]) throws {
+        guard let handle else { throw AudioFileError(path: path, kind: .decodeFailed, reason: "write after close") }
         let frames = interleaved.count / max(channels, 1)
         let written = interleaved.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
-        let closeStatus = sf_close(handle)
-        guard written == frames, closeStatus == 0 else {
+        guard written == frames else {
             throw AudioFileError(path: path, kind: .decodeFailed, reason: "short write: \(written) of \(frames) frames")
         }
+    }
+
+    /// Finishes the file (writes the header's final lengths).
+    public func close() throws {
+        guard let h = handle else { return }
+        handle = nil
+        guard sf_close(h) == 0 else { throw AudioFileError(path: path, kind: .decodeFailed, reason: "cannot finish file") }
     }
 }

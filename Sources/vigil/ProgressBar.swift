@@ -1,8 +1,9 @@
 import Foundation
 
 /// A progress bar on stderr, shown only when stderr is a terminal. It uses the wall clock
-/// for its own redraw rate and ETA only; results never depend on it.
-final class ProgressBar {
+/// for its own redraw rate and ETA only; results never depend on it. Callers serialize their
+/// calls (``parallelMap(_:jobs:onDone:_:)`` calls `onDone` under its lock).
+final class ProgressBar: @unchecked Sendable {
     private let total: Double
     private let unit: String
     private let enabled: Bool

@@ -20,6 +20,8 @@ struct RecordingAnalyzer {
         var mediaSeconds: Double
         /// Whether the input failed (fully or partly).
         var failed: Bool
+        /// The detectors' raw detections (before the event engine), for scoring.
+        var detections: [Detection] = []
     }
 
     /// Analyzes `input`, reporting media seconds done through `progress`.
@@ -70,7 +72,8 @@ struct RecordingAnalyzer {
         }
         records += plan.records(file: file, detections: analyzer.detections, endTime: analyzer.mediaTime)
         if let failure { records.append(failure) }
-        return Outcome(records: records, mediaSeconds: analyzer.mediaTime, failed: failure != nil)
+        return Outcome(
+            records: records, mediaSeconds: analyzer.mediaTime, failed: failure != nil, detections: analyzer.detections)
     }
 
     private static func errorRecord(_ file: String, _ error: AudioFileError) -> AnalysisRecord {

@@ -1,0 +1,398 @@
+import ArgumentParser
+import Foundation
+import VigilAnalysis
+import VigilAudioIO
+import VigilCore
+import VigilDSP
+import VigilDetectors
+import VigilEvents
+import VigilGeometry
+import VigilScoring
+import VigilSynth
+
+/// `vigil bench`: detector accuracy and speed.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure detector accuracy (sed_eval-compatible scoring) and speed.",
+        discussion: "See BENCHMARKS.md for how the published figures were produced.",
+        subcommands: [Accuracy.self, Speed.self, Kernels.self])
+}
+
+extension BenchCommand {
+    /// `vigil bench accuracy`.
+    struct Accuracy: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the detectors on labeled recordings (or read a detection file) and score them.",
+            discussion: """
+                LABELS.tsv holds the references, `filename<TAB>onset<TAB>offset<TAB>label` (DCASE style; file \
+                names relative to AUDIO_DIR). Every audio file under AUDIO_DIR is evaluated; files without a \
+                reference are negative material.
+
+                Reports per label and overall: event-based precision, recall, F1 and error rate with the chosen \
+                onset collar (default 0.5 s, offsets ignored: the DCASE 2017 setting) and with sed_eval's default \
+                setting (0.2 s collar, offsets within max(0.2 s, 50 %)); segment-based F1; false alarms per hour \
+                on files without that label; and the detection latency distribution (reference onset to \
+                detectedAt). Scores agree with the Python package sed_eval (docs/scoring.md).
+
+                Examples:
+                  vigil bench accuracy --labels ../shared/data/dev/labels.tsv ../shared/data/dev/audio
+                  vigil bench accuracy --labels labels.tsv audio/ --system detections.tsv --json
+                """)
+
+        @Option(help: "Reference annotations (TSV).")
+        var labels: String
+
+        @Argument(help: "Directory with the recordings.")
+        var audioDir: String
+
+        @Option(help: "Onset collar in seconds for the main event-based scores.")
+        var collar: Double = 0.5
+
+        @Flag(help: "Also require offsets within max(collar, 50 % of the reference length).")
+        var offsets = false
+
+        @Option(help: "Segment length in seconds for segment-based scores.")
+        var segment: Double = 1.0
+
+        @Option(help: "Score this detection file (TSV, same format as the labels) instead of running the detectors.")
+        var system: String?
+
+        @Option(help: "Write the detectors' output as a TSV detection file (for sed_eval or --system).")
+        var writeSystem: String?
+
+        @Flag(help: "Print JSON instead of tables.")
+        var json = false
+
+        @Option(help: "Recordings analyzed in parallel (default: all cores).")
+        var jobs: Int?
+
+        @Flag(help: "Do not show the progress bar.")
+        var noProgress = false
+
+        func validate() throws {
+            guard collar > 0 else { throw ValidationError("--collar must be positive") }
+            guard segment > 0 else { throw ValidationError("--segment must be positive") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        }
+
+        func run() throws {
+            let reference = try Self.readAnnotations(labels, option: "--labels")
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: audioDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("\(audioDir): not a directory")
+            }
+            let (recordings, _) = InputDiscovery.expand([audioDir])
+            var failures = 0
+            var durations: [String: Double] = [:]
+            var estimated: [ScoredEvent] = []
+            var confirmation: [ScoredEvent: Double] = [:]
+            let referenceFiles = Set(reference.map(\.file))
+            let knownFiles = Set(recordings.map(\.displayName))
+            for missing in referenceFiles.subtracting(knownFiles).sorted() {
+                AnalyzeCommand.stderr("warning: \(labels): \(missing) has references but is not in \(audioDir); left out")
+            }
+
+            var scoredLabels = Set(reference.map(\.label))
+            if let system {
+                estimated = try Self.readAnnotations(system, option: "--system")
+                scoredLabels.formUnion(estimated.map(\.label))
+                for r in recordings {
+                    do {
+                        durations[r.displayName] = try AudioFileReader(path: r.path, blockFrames: 1).declaredDuration
+                    } catch {
+                        failures += 1
+                        AnalyzeCommand.stderr("error: \(error)")
+                    }
+                }
+            } else {
+                // Every sound trigger that has a detector, except the generic `sound` unless it is labeled.
+                var triggers = Set(DetectorRegistry.availableSoundTriggers)
+                if !scoredLabels.contains(EventTriggerType.sound.rawValue) { triggers.remove(.sound) }
+                scoredLabels.formUnion(triggers.map(\.rawValue))
+                let plan = AnalysisPlan(policy: EventPolicy(enabledTriggers: triggers))
+                let analyzer = RecordingAnalyzer(plan: plan)
+                let total = Double(recordings.count)
+                let bar = ProgressBar(total: total, unit: "files", enabled: !noProgress)
+                let outcomes = parallelMap(recordings, jobs: jobs ?? availableCores, onDone: { index, _ in
+                    bar.update(done: Double(index + 1), label: "")
+                }) { analyzer.analyze($0) }
+                bar.finish()
+                for (recording, outcome) in zip(recordings, outcomes) {
+                    for record in outcome.records {
+                        if case .error(_, let message) = record.content {
+                            failures += 1
+                            AnalyzeCommand.stderr("error: \(message)")
+                        }
+                    }
+                    durations[recording.displayName] = outcome.mediaSeconds
+                    for d in outcome.detections where triggers.contains(d.trigger) {
+                        let event = ScoredEvent(file: recording.displayName, onset: d.start, offset: d.end, label: d.trigger.rawValue)
+                        estimated.append(event)
+                        confirmation[event] = d.detectedAt
+                    }
+                }
+                if let writeSystem {
+                    let text = AnnotationTSV.format(estimated)
+                    do {
+                        try RecordingOutputWriter.atomicWrite(text, to: writeSystem)
+                    } catch {
+                        failures += 1
+                        AnalyzeCommand.stderr("error: \(error)")
+                    }
+                }
+            }
+            let settings = AccuracySettings(collar: collar, evaluateOffsets: offsets, segment: segment)
+            let report: AccuracyReport
+            do {
+                report = try AccuracyEvaluation.evaluate(
+                    reference: reference, estimated: estimated, confirmationTimes: confirmation, fileDurations: durations,
+                    labels: scoredLabels.sorted(), settings: settings)
+            } catch {
+                throw ValidationError("cannot score: \(error)")
+            }
+            print(json ? report.jsonValue.serialized(.pretty) : report.text, terminator: json ? "\n" : "")
+            if failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
+        }
+
+        static func readAnnotations(_ path: String, option: String) throws -> [ScoredEvent] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ValidationError("\(option) \(path): cannot read file")
+            }
+            do {
+                return try AnnotationTSV.parse(String(decoding: data, as: UTF8.self))
+            } catch {
+                throw ValidationError("\(option) \(path): line \(error.line): \(error)")
+            }
+        }
+    }
+}
+
+extension BenchCommand {
+    /// `vigil bench speed`.
+    struct Speed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure how many times real time the detectors run, per detector and together.",
+            discussion: """
+                Times decoding plus the shared STFT plus each detector alone, then all detectors together, on \
+                one core and on all cores (several recordings at once), and reports peak memory. Without FILES, \
+                a 10-minute 44.1 kHz mono scene (noise, tones, alarms) is synthesized into a temporary WAV. \
+                Each figure is the best of --repeat runs.
+                """)
+
+        @Argument(help: "Recordings to time (default: a synthesized 10-minute 44.1 kHz mono scene).")
+        var files: [String] = []
+
+        @Option(name: .customLong("repeat"), help: "Runs per measurement; the best is reported.")
+        var runs: Int = 3
+
+        @Flag(help: "Print JSON instead of a table.")
+        var json = false
+
+        func validate() throws {
+            guard runs >= 1 else { throw ValidationError("--repeat must be at least 1") }
+        }
+
+        func run() throws {
+            var paths = files
+            var temporary: URL?
+            if paths.isEmpty {
+                let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-bench-\(getpid())")
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                let path = dir.appendingPathComponent("scene-44k-mono.wav").path
+                try SpeedScene.write(to: path, sampleRate: 44_100, minutes: 10)
+                paths = [path]
+                temporary = dir
+            }
+            defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
+            var info: [String] = []
+            for p in paths {
+                let r = try AudioFileReader(path: p, blockFrames: 1)
+                info.append("\(p): \(r.sampleRate) Hz, \(r.channelCount) ch, \(DecimalText.fixed(r.declaredDuration, places: 1)) s, \(r.formatDescription)")
+            }
+            let media = try paths.reduce(0.0) { $0 + (try AudioFileReader(path: $1, blockFrames: 1).declaredDuration) }
+            let available = DetectorRegistry.availableSoundTriggers
+            var rows: [(String, Double, Int)] = []  // name, x real time, cores
+            func best(_ body: () throws -> Void) rethrows -> Double {
+                var bestTime = Double.infinity
+                for _ in 0..<runs {
+                    let start = ContinuousClock.now
+                    try body()
+                    let elapsed = ContinuousClock.now - start
+                    bestTime = min(bestTime, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+                }
+                return bestTime
+            }
+            // Warm-up: creates the FFTW plans (once per size) and faults the files into the page cache.
+            for p in paths { try Self.analyze(p, triggers: Set(available)) }
+            let decode = try best { for p in paths { try Self.decode(p) } }
+            rows.append(("decode only", media / decode, 1))
+            let stft = try best { for p in paths { try Self.analyze(p, triggers: []) } }
+            rows.append(("decode + STFT", media / stft, 1))
+            for trigger in available {
+                let t = try best { for p in paths { try Self.analyze(p, triggers: [trigger]) } }
+                rows.append((trigger.rawValue, media / t, 1))
+            }
+            let all = try best { for p in paths { try Self.analyze(p, triggers: Set(available)) } }
+            rows.append(("all \(available.count) together", media / all, 1))
+            let cores = availableCores
+            if cores > 1 {
+                let copies = Array(repeating: paths, count: cores).flatMap { $0 }
+                let parallel = try best {
+                    let errors = parallelMap(copies, jobs: cores) { p -> String? in
+                        do { try Self.analyze(p, triggers: Set(available)) } catch { return "\(error)" }
+                        return nil
+                    }
+                    if let e = errors.compactMap({ $0 }).first { throw ValidationError(e) }
+                }
+                rows.append(("all \(available.count) together", media * Double(cores) / parallel, cores))
+            }
+            let peak = peakResidentBytes
+            if json {
+                let value = JSONValue.object(
+                    JSONObject([
+                        ("inputs", .array(info.map { .string($0) })), ("mediaSeconds", .number(media)),
+                        ("repeat", .number(Double(runs))),
+                        ("results", .array(rows.map { .object(["name": .string($0.0), "xRealTime": .number(($0.1 * 10).rounded() / 10), "cores": .number(Double($0.2))]) })),
+                        ("peakResidentBytes", .number(Double(peak))),
+                    ]))
+                print(value.serialized(.pretty))
+            } else {
+                for line in info { print(line) }
+                print("best of \(runs) runs; x real time = seconds of media per second of wall time")
+                let width = rows.map(\.0.count).max() ?? 10
+                print("DETECTORS".padding(toLength: width, withPad: " ", startingAt: 0) + "  CORES  X REAL TIME")
+                for (name, x, c) in rows {
+                    print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(c).leftPad(5) + "  " + DecimalText.fixed(x, places: 0).leftPad(11))
+                }
+                print("peak memory: \(peak / (1 << 20)) MiB")
+            }
+        }
+
+        static func decode(_ path: String) throws {
+            let reader = try AudioFileReader(path: path)
+            var buffer = [Float](repeating: 0, count: 65_536)
+            while try buffer.withUnsafeMutableBufferPointer({ try reader.readMono(into: $0) }) > 0 {}
+        }
+
+        static func analyze(_ path: String, triggers: Set<EventTriggerType>) throws {
+            let reader = try AudioFileReader(path: path)
+            let analyzer = AudioStreamAnalyzer(sampleRate: Double(reader.sampleRate), triggers: triggers)
+            var buffer = [Float](repeating: 0, count: 65_536)
+            while true {
+                let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
+                if n == 0 { break }
+                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            }
+            analyzer.finish()
+        }
+    }
+}
+
+/// The synthesized scene `vigil bench speed` uses by default: room noise with tones, bursts and
+/// smoke/CO alarm patterns spread over it, so every detector has work to do. Written one minute
+/// at a time, so the benchmark's own memory stays small.
+enum SpeedScene {
+    static func write(to path: String, sampleRate: Int, minutes: Int) throws {
+        let writer = try AudioFileStreamWriter(path: path, sampleRate: sampleRate, format: .wav16)
+        var generator = SeededGenerator(seed: 7)
+        for minute in 0..<minutes {
+            var s = SignalBuffer(sampleRate: Double(sampleRate), duration: 60)
+            s.addNoise(dBFS: -50, generator: &generator)
+            switch minute % 4 {
+            case 0: s.addTemporalThree(start: 5, cycles: 3, frequency: 3100 + Double(minute % 7) * 50, dBFS: -25)
+            case 1: s.addTemporalFour(start: 5, cycles: 2, frequency: 3300, dBFS: -25)
+            case 2: s.addNoise(dBFS: -15, start: 5, duration: 0.3, generator: &generator)
+            default: s.addTone(frequency: 1000, start: 5, duration: 1, dBFS: -20)
+            }
+            s.addTemporalThree(start: 35, cycles: 2, square: true, dBFS: -30)
+            try writer.append(s.samples)
+        }
+        try writer.close()
+    }
+}
+
+extension String {
+    func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
+
+extension BenchCommand {
+    /// `vigil bench kernels`.
+    struct Kernels: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Time the hot kernels and print JSON.",
+            discussion: """
+                STFT frames per second (1024-point, hop 512, Hann, FFTW single precision) and point-in-polygon \
+                points per second against a 12-vertex zone (SIMD8 batched kernel), each on one core, best of \
+                --repeat runs of at least --seconds each.
+                """)
+
+        @Option(name: .customLong("repeat"), help: "Runs per kernel; the best is reported.")
+        var runs: Int = 3
+
+        @Option(help: "Minimum seconds per run.")
+        var seconds: Double = 0.5
+
+        func run() throws {
+            var results: [(String, JSONValue)] = []
+            results.append(("stftFramesPerSecond", .number(Self.stftFramesPerSecond(runs: runs, seconds: seconds).rounded())))
+            results.append(("pointInPolygonPointsPerSecond", .number(Self.pipPointsPerSecond(runs: runs, seconds: seconds).rounded())))
+            results.append(("cores", .number(1)))
+            print(JSONValue.object(JSONObject(results)).serialized(.pretty))
+        }
+
+        static func timed(runs: Int, seconds: Double, _ body: () -> Int) -> Double {
+            var best = 0.0
+            for _ in 0..<runs {
+                var units = 0
+                let start = ContinuousClock.now
+                var elapsed = 0.0
+                while elapsed < seconds {
+                    units += body()
+                    let d = ContinuousClock.now - start
+                    elapsed = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+                }
+                best = max(best, Double(units) / elapsed)
+            }
+            return best
+        }
+
+        static func stftFramesPerSecond(runs: Int, seconds: Double) -> Double {
+            var generator = SeededGenerator(seed: 1)
+            var signal = SignalBuffer(sampleRate: 44_100, duration: 10)
+            signal.addNoise(dBFS: -20, generator: &generator)
+            let config = STFTConfiguration(sampleRate: 44_100, fftSize: 1024, hopSize: 512)
+            return timed(runs: runs, seconds: seconds) {
+                let stft = ShortTimeFourierTransform(configuration: config)
+                var sink: Float = 0
+                signal.samples.withUnsafeBufferPointer { b in stft.process(b) { sink += $0.power[10] } }
+                precondition(sink.isFinite)
+                return stft.frameCount
+            }
+        }
+
+        /// A 12-vertex concave zone on the 2048 grid (a star), tested against random points in its box.
+        static func pipPointsPerSecond(runs: Int, seconds: Double) -> Double {
+            var vertices: [(Int32, Int32)] = []
+            for i in 0..<12 {
+                let angle = Double(i) * Double.pi / 6
+                let radius = i % 2 == 0 ? 900.0 : 450.0
+                vertices.append((Int32(1024 + radius * cos(angle)), Int32(1024 + radius * sin(angle))))
+            }
+            let polygon = PreparedPolygon(GridPolygon(vertices))
+            var generator = SeededGenerator(seed: 2)
+            let n = 1 << 20
+            let xs = (0..<n).map { _ in 1024 + 1000 * generator.nextSignedUnit() }
+            let ys = (0..<n).map { _ in 1024 + 1000 * generator.nextSignedUnit() }
+            var inside = [Bool](repeating: false, count: n)
+            return timed(runs: runs, seconds: seconds) {
+                xs.withUnsafeBufferPointer { x in
+                    ys.withUnsafeBufferPointer { y in
+                        inside.withUnsafeMutableBufferPointer { polygon.contains(xs: x, ys: y, into: $0) }
+                    }
+                }
+                return n
+            }
+        }
+    }
+}
