@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import VigilAudioIO
+import VigilCore
+import VigilSynth
+
+/// Where the shared development data lives (../shared/data beside the package), if present.
+let sharedDevDirectory = CommandRunner.packageRoot.appendingPathComponent("../shared/data/dev").standardizedFileURL
+let sharedDevAvailable = FileManager.default.fileExists(atPath: sharedDevDirectory.appendingPathComponent("labels.tsv").path)
+
+@Suite("vigil bench", .serialized)
+struct BenchCommandTests {
+    @Test(
+        "bench accuracy --system reproduces sed_eval's numbers for the same detection file on the dev set",
+        .enabled(if: sharedDevAvailable, "needs ../shared/data/dev (not part of a plain clone)"))
+    func reproducesSedEval() throws {
+        let fixtures = CommandRunner.packageRoot.appendingPathComponent("Benchmarks/scoring-fixtures")
+        let result = try CommandRunner.run([
+            "bench", "accuracy", "--labels", sharedDevDirectory.appendingPathComponent("labels.tsv").path,
+            sharedDevDirectory.appendingPathComponent("audio").path, "--system",
+            fixtures.appendingPathComponent("dev_system.tsv").path, "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let ours = try JSONValue.parse(result.stdout)
+        let expected = try JSONValue.parse(
+            String(contentsOf: fixtures.appendingPathComponent("dev_system_expected.json"), encoding: .utf8))
+        #expect(ours["files"]?.intValue == expected["files"]?.intValue)
+        var compared = 0
+        for scoring in ["eventBased", "eventBasedSedEvalDefault", "segmentBased"] {
+            var pairs: [(String, JSONValue?, JSONValue?)] = [("overall", ours[scoring]?["overall"], expected[scoring]?["overall"])]
+            for label in expected["labels"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+                pairs.append((label, ours[scoring]?["classWise"]?[label], expected[scoring]?["classWise"]?[label]))
+            }
+            for (name, mine, theirs) in pairs {
+                for metric in ["f1", "precision", "recall", "errorRate"] {
+                    let a = mine?[metric]?.doubleValue
+                    let b = theirs?[metric]?.doubleValue
+                    #expect(a != nil && b != nil, "\(scoring) \(name) \(metric) missing")
+                    if let a, let b {
+                        #expect(abs(a - b) <= 0.001, "\(scoring) \(name) \(metric): \(a) vs sed_eval \(b)")
+                        compared += 1
+                    }
+                }
+            }
+        }
+        #expect(compared == 3 * 6 * 4)
+    }
+
+    @Test("bench accuracy runs the detectors on a labeled directory and scores them")
+    func runsDetectors() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var gen = SeededGenerator(seed: 3)
+        // Two recordings with loud bursts labeled `sound`, one quiet negative.
+        var labels = ""
+        for (k, starts) in [[1.0, 4.0], [2.5]].enumerated() {
+            var s = SignalBuffer(sampleRate: 16_000, duration: 6)
+            s.addNoise(dBFS: -60, generator: &gen)
+            for t in starts {
+                s.addNoise(dBFS: -12, start: t, duration: 0.5, generator: &gen)
+                labels += "rec\(k).wav\t\(t)\t\(t + 0.5)\tsound\n"
+            }
+            try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .wav16, to: dir.appendingPathComponent("rec\(k).wav").path)
+        }
+        var quiet = SignalBuffer(sampleRate: 16_000, duration: 6)
+        quiet.addNoise(dBFS: -60, generator: &gen)
+        try AudioFileWriter.write(quiet.samples, sampleRate: 16_000, format: .wav16, to: dir.appendingPathComponent("quiet.wav").path)
+        let labelPath = dir.appendingPathComponent("labels.tsv").path
+        try labels.write(toFile: labelPath, atomically: true, encoding: .utf8)
+        let systemPath = dir.appendingPathComponent("system.tsv").path
+        let result = try CommandRunner.run([
+            "bench", "accuracy", "--labels", labelPath, dir.path, "--json", "--jobs", "2", "--write-system", systemPath,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONValue.parse(result.stdout)
+        #expect(report["files"]?.intValue == 3)
+        #expect(report["eventBased"]?["classWise"]?["sound"]?["f1"]?.doubleValue == 1)
+        #expect(report["falseAlarms"]?["sound"]?["falseAlarms"]?.intValue == 0)
+        #expect(report["latency"]?["sound"]?["detected"]?.intValue == 3)
+        // The written detection file scores the same through --system.
+        let again = try CommandRunner.run(["bench", "accuracy", "--labels", labelPath, dir.path, "--json", "--system", systemPath])
+        #expect(try JSONValue.parse(again.stdout)["eventBased"] == report["eventBased"])
+    }
+
+    @Test("bench accuracy reports a bad labels file with its line number, exit 2")
+    func badLabels() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("labels.tsv").path
+        try "a.wav\t1.0\t2.0\tsound\nb.wav\tx\t2\tsound\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["bench", "accuracy", "--labels", path, dir.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("line 2"), "\(result.stderr)")
+    }
+
+    @Test("bench kernels prints JSON with positive rates")
+    func kernels() throws {
+        let result = try CommandRunner.run(["bench", "kernels", "--repeat", "1", "--seconds", "0.05"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONValue.parse(result.stdout)
+        #expect((json["stftFramesPerSecond"]?.doubleValue ?? 0) > 0)
+        #expect((json["pointInPolygonPointsPerSecond"]?.doubleValue ?? 0) > 0)
+    }
+
+    @Test("bench speed reports every detector, on one core and on all, and peak memory")
+    func speed() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var s = SignalBuffer(sampleRate: 22_050, duration: 5)
+        s.addTone(frequency: 800, start: 1, duration: 1, dBFS: -10)
+        let path = dir.appendingPathComponent("s.wav").path
+        try AudioFileWriter.write(s.samples, sampleRate: 22_050, format: .wav16, to: path)
+        let result = try CommandRunner.run(["bench", "speed", path, "--repeat", "1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONValue.parse(result.stdout)
+        let names = json["results"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(names.contains("decode only") && names.contains("sound"))
+        #expect(json["results"]?.arrayValue?.allSatisfy { ($0["xRealTime"]?.doubleValue ?? 0) > 0 } == true)
+        #expect((json["peakResidentBytes"]?.doubleValue ?? 0) > 0)
+    }
+}
