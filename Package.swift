@@ -24,11 +24,14 @@ let package = Package(
         .library(name: "VigilImaging", targets: ["VigilImaging"]),
         .library(name: "VigilVision", targets: ["VigilVision"]),
         .library(name: "VigilFrameIO", targets: ["VigilFrameIO"]),
+        .library(name: "VigilLive", targets: ["VigilLive"]),
         .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
         .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // C libraries from Debian, one shim each (swift-nio style: C* targets).
@@ -63,13 +66,23 @@ let package = Package(
         .target(name: "VigilFrameIO", dependencies: ["VigilImaging"], swiftSettings: nativeFlags),
         .target(name: "VigilAudioIO", dependencies: ["CSndFile"], swiftSettings: nativeFlags),
 
+        // The live event generator's HTTP server.
+        .target(
+            name: "VigilLive",
+            dependencies: [
+                "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilSynth", "VigilDSP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: nativeFlags),
+
         // Thin command-line frontend.
         .executableTarget(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
                 "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning", "VigilImaging", "VigilVision",
-                "VigilFrameIO",
+                "VigilFrameIO", "VigilLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: nativeFlags),
@@ -87,6 +100,13 @@ let package = Package(
         .testTarget(name: "VigilImagingTests", dependencies: ["VigilImaging"]),
         .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilEvents"]),
         .testTarget(name: "VigilFrameIOTests", dependencies: ["VigilFrameIO", "VigilImaging"]),
+        .testTarget(
+            name: "VigilLiveTests",
+            dependencies: [
+                "VigilLive", "VigilDevice", "VigilSynth", "VigilAudioIO",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]),
         .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilSynth"]),
     ]
 )
