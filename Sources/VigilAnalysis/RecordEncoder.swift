@@ -83,38 +83,52 @@ public enum RecordEncoder {
     public static func jsonLine(_ record: AnalysisRecord) -> String { json(record).serialized(.compact) }
 
     /// One TSV line `file<TAB>onset<TAB>offset<TAB>label` for an event record; nil for other records.
-    public static func tsvLine(_ record: AnalysisRecord) -> String? {
-        guard case .engine(.event(let e)) = record.content else { return nil }
-        return "\(record.file)\t\(fixed(e.start))\t\(fixed(e.end))\t\(e.trigger.rawValue)"
+    public static func tsvLine(_ record: AnalysisRecord) -> String? { tsvLine(json(record)) }
+
+    /// One TSV line for an event record in its JSON form (as written to events.jsonl); nil otherwise.
+    public static func tsvLine(_ record: JSONValue) -> String? {
+        guard record["type"]?.stringValue == "event", let file = record["file"]?.stringValue,
+            let start = record["start"]?.doubleValue, let end = record["end"]?.doubleValue,
+            let trigger = record["trigger"]?.stringValue
+        else { return nil }
+        return "\(file)\t\(fixed(start))\t\(fixed(end))\t\(trigger)"
     }
 
     /// `x` with exactly `places` decimals.
     public static func fixed(_ x: Double, places: Int = 3) -> String { DecimalText.fixed(x, places: places) }
 
-    /// A human-readable table of `records`: events and zone records in time order, then
+    /// A human-readable table of `records`: events and zone records in the given order, then
     /// suppressed candidates (when present), warnings and errors.
-    public static func table(_ records: [AnalysisRecord]) -> String {
+    public static func table(_ records: [AnalysisRecord]) -> String { table(records.map(json)) }
+
+    /// The table for records in their JSON form (as written to events.jsonl).
+    public static func table(_ records: [JSONValue]) -> String {
         var rows: [[String]] = [["FILE", "TRIGGER", "START", "END", "DETECTED", "CONF", "ZONE", "MEDIA"]]
         var suppressed: [[String]] = [["FILE", "TRIGGER", "TIME", "ZONE", "RULE", "REASON"]]
         var notes: [String] = []
+        func number(_ r: JSONValue, _ key: String, _ places: Int = 3) -> String { r[key]?.doubleValue.map { fixed($0, places: places) } ?? "" }
+        func zone(_ r: JSONValue) -> String { r["zone"]?.intValue.map(String.init) ?? "-" }
         for r in records {
-            switch r.content {
-            case .engine(.event(let e)):
+            let file = r["file"]?.stringValue ?? ""
+            switch r["type"]?.stringValue {
+            case "event":
                 rows.append([
-                    r.file, e.trigger.rawValue, fixed(e.start), fixed(e.end), fixed(e.detectedAt), fixed(e.confidence, places: 2),
-                    e.zone.map(String.init) ?? "-", mediaText(e.media),
+                    file, r["trigger"]?.stringValue ?? "", number(r, "start"), number(r, "end"), number(r, "detectedAt"),
+                    number(r, "confidence", 2), zone(r), mediaText(r),
                 ])
-            case .engine(.zoneTriggered(let z)):
-                rows.append([r.file, "zoneTriggered", fixed(z.time), "", "", "", String(z.zone), "\(z.trigger.rawValue), \(z.reasonName)"])
-            case .engine(.zoneStopped(let z)):
-                rows.append([r.file, "zoneStopped", fixed(z.time), "", "", "", String(z.zone), "\(z.trigger.rawValue), \(z.reasonName)"])
-            case .engine(.suppressed(let s)):
+            case "zoneTriggered", "zoneStopped":
+                rows.append([
+                    file, r["type"]?.stringValue ?? "", number(r, "time"), "", "", "", zone(r),
+                    "\(r["trigger"]?.stringValue ?? ""), \(r["reason"]?.stringValue ?? "")",
+                ])
+            case "suppressed":
                 suppressed.append([
-                    r.file, s.trigger.rawValue + (s.scope == .clip ? " (clip)" : ""), fixed(s.time), s.zone.map(String.init) ?? "-",
-                    s.rule.name, s.reason,
+                    file, (r["trigger"]?.stringValue ?? "") + (r["scope"]?.stringValue == "clip" ? " (clip)" : ""),
+                    number(r, "time"), zone(r), r["rule"]?.stringValue ?? "", r["reason"]?.stringValue ?? "",
                 ])
-            case .warning(let m): notes.append("warning: \(r.file): \(m)")
-            case .error(_, let m): notes.append("error: \(r.file): \(m)")
+            case "warning": notes.append("warning: \(file): \(r["message"]?.stringValue ?? "")")
+            case "error": notes.append("error: \(r["message"]?.stringValue ?? "")")
+            default: break
             }
         }
         var out = rows.count > 1 ? render(rows) : "no events\n"
@@ -123,13 +137,15 @@ public enum RecordEncoder {
         return out
     }
 
-    private static func mediaText(_ media: EventMedia?) -> String {
-        switch media {
-        case .range(let s, let e)?: return "range \(fixed(s))-\(fixed(e))"
-        case .clip(let id, let s, let e)?: return "clip #\(id) \(fixed(s))-\(fixed(e))"
-        case .snapshot(let t, let i)?: return "snapshot #\(i) @\(fixed(t))"
-        case nil: return "-"
+    private static func mediaText(_ r: JSONValue) -> String {
+        if let clip = r["clip"], let start = clip["start"]?.doubleValue, let end = clip["end"]?.doubleValue {
+            if let id = clip["id"]?.intValue { return "clip #\(id) \(fixed(start))-\(fixed(end))" }
+            return "range \(fixed(start))-\(fixed(end))"
         }
+        if let snapshot = r["snapshot"], let index = snapshot["index"]?.intValue, let time = snapshot["time"]?.doubleValue {
+            return "snapshot #\(index) @\(fixed(time))"
+        }
+        return "-"
     }
 
     private static func render(_ rows: [[String]]) -> String {

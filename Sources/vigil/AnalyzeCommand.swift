@@ -55,8 +55,19 @@ struct AnalyzeCommand: ParsableCommand {
     @Flag(help: "Do not show the progress bar.")
     var noProgress = false
 
+    @Option(help: "Recordings analyzed in parallel (default: all cores). Output is identical whatever N is.")
+    var jobs: Int?
+
+    @Flag(help: "With --out: analyze again recordings whose outputs are already complete.")
+    var force = false
+
+    @Option(help: "Analyze only shard i of n (0 <= i < n) of the inputs, chosen by a hash of each recording's name.")
+    var shard: InputShard?
+
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input file or directory") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if force && out == nil { throw ValidationError("--force only applies with --out") }
         _ = try parsedSensitivities()
     }
 
@@ -97,49 +108,57 @@ struct AnalyzeCommand: ParsableCommand {
         settings.sensitivity.merge(overrides.perTrigger) { _, new in new }
         let plan = AnalysisPlan(policy: loaded.policy, settings: settings, explain: explain)
 
-        let (recordings, problems) = InputDiscovery.expand(inputs)
+        var (recordings, problems) = InputDiscovery.expand(inputs)
+        if let shard { recordings = recordings.filter { shard.contains($0.displayName) } }
         let outputFormat = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
         let output = OutputSink(format: outputFormat)
         var failures = 0
         for problem in problems {
             failures += 1
             Self.stderr("error: \(problem)")
-            output.emit([AnalysisRecord(file: problem.path, content: .error(kind: "unreadable", message: problem.description))])
+            output.emit([RecordEncoder.json(AnalysisRecord(file: problem.path, content: .error(kind: "unreadable", message: problem.description)))])
         }
         if recordings.isEmpty && problems.isEmpty {
-            Self.stderr("warning: no audio files found in \(inputs.joined(separator: ", "))")
+            Self.stderr("warning: no audio files found in \(inputs.joined(separator: ", "))\(shard.map { " (shard \($0.index)/\($0.count))" } ?? "")")
+        }
+        if let out {
+            do {
+                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            } catch {
+                throw ValidationError("--out \(out): cannot create directory: \(error.localizedDescription)")
+            }
         }
 
-        let totalSeconds = recordings.reduce(0.0) { $0 + Self.declaredDuration($1.path) }
-        let bar = ProgressBar(total: totalSeconds, unit: "s", enabled: !noProgress)
-        let analyzer = RecordingAnalyzer(plan: plan)
-        var doneSeconds = 0.0
-        for recording in recordings {
-            let outcome = analyzer.analyze(recording) { seconds in
-                bar.update(done: doneSeconds + seconds, label: recording.displayName)
-            }
-            doneSeconds += Self.declaredDuration(recording.path)
-            if outcome.failed { failures += 1 }
-            bar.finish()
-            for record in outcome.records {
-                switch record.content {
-                case .error(_, let message): Self.stderr("error: \(message)")
-                case .warning(let message): Self.stderr("warning: \(record.file): \(message)")
-                default: break
-                }
-            }
-            output.emit(outcome.records)
-            if let out {
-                do {
-                    try RecordingOutputWriter.write(outcome.records, for: recording, under: out)
-                } catch {
-                    failures += 1
-                    Self.stderr("error: \(error)")
-                }
-            }
+        let batch = BatchAnalysis(
+            plan: plan, jobs: jobs ?? availableCores, outputDirectory: out, force: force,
+            runFingerprint: BatchAnalysis.runFingerprint(device: loaded.device, plan: plan))
+        let totalSeconds = noProgress ? 0 : recordings.reduce(0.0) { $0 + Self.declaredDuration($1.path) }
+        let bar = ProgressBar(totalSeconds: totalSeconds, totalItems: recordings.count, enabled: !noProgress)
+        let counters = BatchCounters()
+        let summary = batch.run(recordings, progress: bar) { result in
+            bar.clear()
+            if result.summary.failed || result.writeError != nil { counters.failed += 1 }
+            if result.resumed { counters.resumed += 1 }
+            for message in result.summary.errors { Self.stderr("error: \(message)") }
+            for message in result.summary.warnings { Self.stderr("warning: \(result.recording.displayName): \(message)") }
+            if let writeError = result.writeError { Self.stderr("error: \(writeError)") }
+            output.emit(result.records)
         }
         bar.finish()
         output.close()
+        failures += counters.failed
+        if let out {
+            do {
+                try RecordingOutputWriter.atomicWrite(summary.jsonValue.serialized(.pretty) + "\n", to: (out as NSString).appendingPathComponent("summary.json"))
+                try RecordingOutputWriter.atomicWrite(summary.tsv, to: (out as NSString).appendingPathComponent("summary.tsv"))
+            } catch {
+                failures += 1
+                Self.stderr("error: \(error)")
+            }
+        }
+        if counters.resumed > 0 {
+            Self.stderr("resumed: \(counters.resumed) of \(recordings.count) recordings were already complete in \(out ?? "") (use --force to redo them)")
+        }
         if failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
     }
 
@@ -152,19 +171,25 @@ struct AnalyzeCommand: ParsableCommand {
     }
 }
 
-/// Writes records to stdout in the chosen format. JSON Lines and TSV stream per recording;
-/// the table is printed once at the end, sorted as produced.
-final class OutputSink {
+/// Counts kept by the ordered emit callback (called one at a time).
+final class BatchCounters: @unchecked Sendable {
+    var failed = 0
+    var resumed = 0
+}
+
+/// Writes records (in their JSON form) to stdout in the chosen format. JSON Lines and TSV stream
+/// per recording; the table is printed once at the end. Called one recording at a time.
+final class OutputSink: @unchecked Sendable {
     let format: AnalyzeCommand.Format
-    private var tableRecords: [AnalysisRecord] = []
+    private var tableRecords: [JSONValue] = []
 
     init(format: AnalyzeCommand.Format) { self.format = format }
 
-    func emit(_ records: [AnalysisRecord]) {
+    func emit(_ records: [JSONValue]) {
         switch format {
         case .jsonl:
             var text = ""
-            for r in records { text += RecordEncoder.jsonLine(r) + "\n" }
+            for r in records { text += r.serialized(.compact) + "\n" }
             FileHandle.standardOutput.write(Data(text.utf8))
         case .tsv:
             var text = ""
@@ -180,35 +205,3 @@ final class OutputSink {
     }
 }
 
-/// Writes per-recording output files atomically (temporary file, then rename).
-enum RecordingOutputWriter {
-    struct WriteError: Error, CustomStringConvertible {
-        var path: String
-        var reason: String
-        var description: String { "\(path): cannot write output: \(reason)" }
-    }
-
-    static func write(_ records: [AnalysisRecord], for recording: InputRecording, under directory: String) throws {
-        let dir = (directory as NSString).appendingPathComponent(recording.displayName.replacingOccurrences(of: "../", with: "__/"))
-        do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        } catch {
-            throw WriteError(path: dir, reason: error.localizedDescription)
-        }
-        let jsonl = records.map { RecordEncoder.jsonLine($0) + "\n" }.joined()
-        let tsv = records.compactMap { RecordEncoder.tsvLine($0).map { $0 + "\n" } }.joined()
-        try atomicWrite(jsonl, to: (dir as NSString).appendingPathComponent("events.jsonl"))
-        try atomicWrite(tsv, to: (dir as NSString).appendingPathComponent("events.tsv"))
-    }
-
-    static func atomicWrite(_ text: String, to path: String) throws {
-        let temporary = path + ".partial"
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: temporary, toPath: path)
-        } catch {
-            throw WriteError(path: path, reason: error.localizedDescription)
-        }
-    }
-}

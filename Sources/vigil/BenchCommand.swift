@@ -112,10 +112,9 @@ extension BenchCommand {
                 scoredLabels.formUnion(triggers.map(\.rawValue))
                 let plan = AnalysisPlan(policy: EventPolicy(enabledTriggers: triggers))
                 let analyzer = RecordingAnalyzer(plan: plan)
-                let total = Double(recordings.count)
-                let bar = ProgressBar(total: total, unit: "files", enabled: !noProgress)
-                let outcomes = parallelMap(recordings, jobs: jobs ?? availableCores, onDone: { index, _ in
-                    bar.update(done: Double(index + 1), label: "")
+                let bar = ProgressBar(totalSeconds: 0, totalItems: recordings.count, enabled: !noProgress)
+                let outcomes = parallelMap(recordings, jobs: jobs ?? availableCores, onDone: { _, _ in
+                    bar.itemDone(label: "")
                 }) { analyzer.analyze($0) }
                 bar.finish()
                 for (recording, outcome) in zip(recordings, outcomes) {

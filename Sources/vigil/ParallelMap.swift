@@ -7,6 +7,7 @@ private final class ParallelMapState<T: Sendable, R: Sendable>: @unchecked Senda
     let items: [T]
     var results: [R?]
     var next = 0
+    var emitted = 0
 
     init(items: [T]) {
         self.items = items
@@ -23,14 +24,13 @@ private final class ParallelMapState<T: Sendable, R: Sendable>: @unchecked Senda
     }
 }
 
-/// Maps `items` on up to `jobs` threads and returns the results in input order, so output
-/// does not depend on the number of jobs. `onDone` is called, one call at a time, as each
-/// item finishes.
-func parallelMap<T: Sendable, R: Sendable>(
-    _ items: [T], jobs: Int, onDone: @escaping @Sendable (Int, R) -> Void = { _, _ in },
-    _ body: @escaping @Sendable (T) -> R
-) -> [R] {
-    guard !items.isEmpty else { return [] }
+/// Runs `body` on `items` on up to `jobs` threads and hands each result to `emit` in input order
+/// (one call at a time), as soon as it and all before it are done, so streamed output does not
+/// depend on the number of jobs. Results waiting for an earlier item are held in memory.
+func orderedParallelForEach<T: Sendable, R: Sendable>(
+    _ items: [T], jobs: Int, emit: @escaping @Sendable (Int, R) -> Void, _ body: @escaping @Sendable (T) -> R
+) {
+    guard !items.isEmpty else { return }
     let state = ParallelMapState<T, R>(items: items)
     let workers = max(1, min(jobs, items.count))
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -38,11 +38,27 @@ func parallelMap<T: Sendable, R: Sendable>(
             let result = body(state.items[index])
             state.lock.lock()
             state.results[index] = result
-            onDone(index, result)
+            while state.emitted < state.items.count, let ready = state.results[state.emitted] {
+                state.results[state.emitted] = nil
+                emit(state.emitted, ready)
+                state.emitted += 1
+            }
             state.lock.unlock()
         }
     }
-    return state.results.map { $0! }
+}
+
+/// Maps `items` on up to `jobs` threads and returns the results in input order.
+func parallelMap<T: Sendable, R: Sendable>(
+    _ items: [T], jobs: Int, onDone: @escaping @Sendable (Int, R) -> Void = { _, _ in },
+    _ body: @escaping @Sendable (T) -> R
+) -> [R] {
+    let collected = ParallelMapState<Int, R>(items: Array(items.indices))
+    orderedParallelForEach(items, jobs: jobs, emit: { index, result in
+        collected.results[index] = result  // emit runs under the runner's lock, one call at a time
+        onDone(index, result)
+    }, body)
+    return collected.results.map { $0! }
 }
 
 /// The number of cores available to this process.

@@ -1,53 +1,79 @@
 import Foundation
 
-/// A progress bar on stderr, shown only when stderr is a terminal. It uses the wall clock
-/// for its own redraw rate and ETA only; results never depend on it. Callers serialize their
-/// calls (``parallelMap(_:jobs:onDone:_:)`` calls `onDone` under its lock).
+/// A progress bar on stderr, shown only when stderr is a terminal: the share of media analyzed,
+/// recordings done, speed and ETA. Safe to update from several threads. It uses the wall clock
+/// for its redraw rate and ETA only; results never depend on it.
 final class ProgressBar: @unchecked Sendable {
-    private let total: Double
-    private let unit: String
+    private let lock = NSLock()
+    private let totalSeconds: Double
+    private let totalItems: Int
+    private let itemName: String
     private let enabled: Bool
     private let started = Date()
     private var lastDraw = Date.distantPast
-    private var done: Double = 0
+    private var doneSeconds: Double = 0
+    private var doneItems = 0
     private var label = ""
 
-    /// A bar over `total` units (e.g. seconds of media); disabled when stderr is not a terminal
-    /// or `enabled` is false.
-    init(total: Double, unit: String, enabled: Bool = true) {
-        self.total = max(total, 1e-9)
-        self.unit = unit
+    /// A bar over `totalItems` items holding `totalSeconds` of media; disabled when stderr is not
+    /// a terminal or `enabled` is false. With `totalSeconds` 0, progress counts items.
+    init(totalSeconds: Double, totalItems: Int, itemName: String = "recordings", enabled: Bool = true) {
+        self.totalSeconds = totalSeconds
+        self.totalItems = totalItems
+        self.itemName = itemName
         self.enabled = enabled && isatty(STDERR_FILENO) == 1
     }
 
-    /// Sets the completed amount and the current item's label; redraws at most 10 times a second.
-    func update(done: Double, label: String) {
-        self.done = done
-        self.label = label
+    /// Adds analyzed media time.
+    func add(mediaSeconds: Double, label: String) {
         guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        doneSeconds += mediaSeconds
+        self.label = label
+        drawIfDue()
+    }
+
+    /// Marks one item done.
+    func itemDone(label: String) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        doneItems += 1
+        self.label = label
+        drawIfDue()
+    }
+
+    /// Erases the bar so that a message can be printed; the next update redraws it.
+    func clear() {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        lastDraw = .distantPast
+    }
+
+    /// Removes the bar.
+    func finish() { clear() }
+
+    private func drawIfDue() {
         let now = Date()
         guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = now
-        draw(now: now)
-    }
-
-    /// Clears the bar.
-    func finish() {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
-    }
-
-    private func draw(now: Date) {
-        let fraction = min(max(done / total, 0), 1)
-        let width = 28
+        let fraction =
+            totalSeconds > 0
+            ? min(max(doneSeconds / totalSeconds, 0), 1) : (totalItems > 0 ? Double(doneItems) / Double(totalItems) : 0)
+        let width = 24
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "") + String(repeating: " ", count: max(0, width - filled - 1))
         let elapsed = now.timeIntervalSince(started)
-        let rate = elapsed > 0 ? done / elapsed : 0
-        let eta = rate > 0 ? (total - done) / rate : 0
-        let name = label.count > 30 ? "…" + label.suffix(29) : label
-        let text = String(format: "\r\u{1B}[2K[%@] %3.0f%%  %.0fx real time  ETA %@  %@", bar, fraction * 100, rate, Self.duration(eta), name)
-        FileHandle.standardError.write(Data(text.utf8))
+        let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+        var parts = [String(format: "[%@] %3.0f%%", bar, fraction * 100), "\(doneItems)/\(totalItems) \(itemName)"]
+        if totalSeconds > 0 && elapsed > 0 { parts.append(String(format: "%.0fx real time", doneSeconds / elapsed)) }
+        if elapsed > 0 && doneItems > 0 { parts.append(String(format: "%.1f/s", Double(doneItems) / elapsed)) }
+        parts.append("ETA " + Self.duration(eta))
+        parts.append(label.count > 30 ? "…" + label.suffix(29) : label)
+        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + parts.joined(separator: "  ")).utf8))
     }
 
     private static func duration(_ seconds: Double) -> String {

@@ -1,0 +1,101 @@
+import Foundation
+import VigilAnalysis
+import VigilCore
+import VigilDetectors
+import VigilDevice
+
+/// Analyzes many recordings on several cores: results are handed over in input order (so output
+/// is identical whatever the number of jobs), written per recording under `--out` atomically,
+/// and skipped on a later run when their outputs are complete (unless forced).
+struct BatchAnalysis: Sendable {
+    /// What to run.
+    var plan: AnalysisPlan
+    /// Recordings analyzed at once.
+    var jobs: Int
+    /// The `--out` directory, if any.
+    var outputDirectory: String?
+    /// Re-analyze recordings whose outputs are already complete.
+    var force: Bool
+    /// Identifies everything but the input file that affects results (version, device, options).
+    var runFingerprint: String
+
+    /// The result of one recording, fresh or resumed.
+    struct Result: Sendable {
+        var recording: InputRecording
+        var records: [JSONValue]
+        var summary: RecordingSummary
+        var resumed: Bool
+        /// A problem writing the outputs (the analysis itself is in `records`).
+        var writeError: String?
+    }
+
+    /// The fingerprint of a run: version, device, options. Deterministic (no hashing seeds, sorted keys).
+    static func runFingerprint(device: Device, plan: AnalysisPlan) -> String {
+        let s = plan.settings
+        let perTrigger = s.sensitivity.keys.sorted().map { "\($0.rawValue)=\(s.sensitivity[$0]!.level)" }.joined(separator: ",")
+        return [
+            "vigil \(VigilVersion.string)", DeviceFile.encode(device, style: .compact), "explain=\(plan.explain)",
+            "sensitivity=\(s.defaultSensitivity.level);\(perTrigger)", "tolerance=\(s.alarmTimingTolerance)",
+            "cycles=\(s.alarmConfirmationCycles)", "detectors=\(DetectorRegistry.availableSoundTriggers.map(\.rawValue).joined(separator: ","))",
+        ].joined(separator: "\n")
+    }
+
+    /// The fingerprint of one recording in this run: the run's plus the file's size and modification time.
+    func fingerprint(of recording: InputRecording) -> String {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: recording.path)
+        let size = (attributes?[.size] as? Int) ?? -1
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let text = "\(runFingerprint)\n\(recording.displayName)\n\(size)\n\(modified)"
+        return String(InputShard.fnv1a(text), radix: 16)
+    }
+
+    /// Runs every recording, calling `emit` in input order, and returns the run's summary.
+    func run(
+        _ recordings: [InputRecording], progress: ProgressBar, emit: @escaping @Sendable (Result) -> Void
+    ) -> RunSummary {
+        if let outputDirectory { RecordingOutputWriter.removeStalePartials(under: outputDirectory) }
+        let analyzer = RecordingAnalyzer(plan: plan)
+        let summaries = SummaryCollector()
+        orderedParallelForEach(recordings, jobs: jobs, emit: { index, result in
+            summaries.append(result.summary)
+            progress.itemDone(label: result.recording.displayName)
+            emit(result)
+        }) { recording in
+            self.analyze(recording, with: analyzer, progress: progress)
+        }
+        return RunSummary(summaries.all)
+    }
+
+    private func analyze(_ recording: InputRecording, with analyzer: RecordingAnalyzer, progress: ProgressBar) -> Result {
+        let fingerprint = fingerprint(of: recording)
+        if let outputDirectory, !force,
+            let done = RecordingOutputWriter.completed(for: recording, under: outputDirectory, fingerprint: fingerprint)
+        {
+            progress.add(mediaSeconds: done.summary.mediaSeconds, label: recording.displayName)
+            return Result(recording: recording, records: done.records, summary: done.summary, resumed: true)
+        }
+        var reported = 0.0
+        let outcome = analyzer.analyze(recording) { seconds in
+            progress.add(mediaSeconds: seconds - reported, label: recording.displayName)
+            reported = seconds
+        }
+        let records = outcome.records.map(RecordEncoder.json)
+        let summary = RecordingSummary(file: recording.displayName, mediaSeconds: outcome.mediaSeconds, records: outcome.records)
+        var writeError: String?
+        if let outputDirectory {
+            do {
+                try RecordingOutputWriter.write(
+                    records: records, summary: summary, fingerprint: fingerprint, for: recording, under: outputDirectory)
+            } catch {
+                writeError = "\(error)"
+            }
+        }
+        return Result(recording: recording, records: records, summary: summary, resumed: false, writeError: writeError)
+    }
+}
+
+/// Collects summaries from the ordered emit callback (called one at a time).
+private final class SummaryCollector: @unchecked Sendable {
+    private(set) var all: [RecordingSummary] = []
+    func append(_ s: RecordingSummary) { all.append(s) }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import VigilAnalysis
+import VigilCore
+
+/// `vigil summary`: run summaries.
+struct SummaryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary",
+        abstract: "Work with run summaries (summary.json written by vigil analyze --out).",
+        subcommands: [Merge.self])
+
+    /// `vigil summary merge`.
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge the summaries of shards (--shard i/n) into the summary of the whole run.",
+            discussion: """
+                Reads each SUMMARY (a summary.json, or a directory holding one) and writes the union: every \
+                recording once, totals recomputed. The merge of all shards equals the summary of one unsharded \
+                run. A recording present in several inputs is reported and the last one wins.
+                Example: vigil summary merge out-0 out-1 out-2 --out merged
+                """)
+
+        @Argument(help: "summary.json files or directories that contain one.")
+        var summaries: [String]
+
+        @Option(help: "Write DIR/summary.json and DIR/summary.tsv instead of printing the JSON.")
+        var out: String?
+
+        func validate() throws {
+            if summaries.isEmpty { throw ValidationError("give at least one summary") }
+        }
+
+        func run() throws {
+            var parts: [RunSummary] = []
+            for argument in summaries {
+                var isDirectory: ObjCBool = false
+                FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
+                let path = isDirectory.boolValue ? (argument as NSString).appendingPathComponent("summary.json") : argument
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw ValidationError("\(path): cannot read summary")
+                }
+                let json: JSONValue
+                do {
+                    json = try JSONValue.parse(data)
+                } catch {
+                    throw ValidationError("\(path): not JSON: \(error)")
+                }
+                guard let summary = RunSummary(json: json) else {
+                    throw ValidationError("\(path): not a vigil summary.json (missing or malformed \"files\")")
+                }
+                parts.append(summary)
+            }
+            let (merged, duplicates) = RunSummary.merge(parts)
+            for file in duplicates { AnalyzeCommand.stderr("warning: \(file) appears in more than one summary; the last one is kept") }
+            if let out {
+                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+                try RecordingOutputWriter.atomicWrite(merged.jsonValue.serialized(.pretty) + "\n", to: (out as NSString).appendingPathComponent("summary.json"))
+                try RecordingOutputWriter.atomicWrite(merged.tsv, to: (out as NSString).appendingPathComponent("summary.tsv"))
+            } else {
+                print(merged.jsonValue.serialized(.pretty))
+            }
+        }
+    }
+}
