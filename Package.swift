@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "VigilVision", targets: ["VigilVision"]),
         .library(name: "VigilFrameIO", targets: ["VigilFrameIO"]),
         .library(name: "VigilLive", targets: ["VigilLive"]),
+        .library(name: "VigilReport", targets: ["VigilReport"]),
         .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
         .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
     ],
@@ -62,6 +63,8 @@ let package = Package(
             name: "VigilVision",
             dependencies: ["VigilCore", "VigilGeometry", "VigilDevice", "VigilImaging"], swiftSettings: nativeFlags),
 
+        .target(name: "VigilReport", dependencies: ["VigilCore", "VigilImaging", "VigilDSP"], swiftSettings: nativeFlags),
+
         // System code: files.
         .target(name: "VigilFrameIO", dependencies: ["VigilImaging"], swiftSettings: nativeFlags),
         .target(name: "VigilAudioIO", dependencies: ["CSndFile"], swiftSettings: nativeFlags),
@@ -82,7 +85,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
                 "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning", "VigilImaging", "VigilVision",
-                "VigilFrameIO", "VigilLive",
+                "VigilFrameIO", "VigilLive", "VigilReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: nativeFlags),
@@ -98,6 +101,7 @@ let package = Package(
             name: "VigilLearningTests",
             dependencies: ["VigilLearning", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring"]),
         .testTarget(name: "VigilImagingTests", dependencies: ["VigilImaging"]),
+        .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth", "VigilCore"]),
         .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilEvents"]),
         .testTarget(name: "VigilFrameIOTests", dependencies: ["VigilFrameIO", "VigilImaging"]),
         .testTarget(

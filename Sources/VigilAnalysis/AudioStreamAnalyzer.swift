@@ -15,6 +15,9 @@ public final class AudioStreamAnalyzer {
     /// Detections found so far, in the order the detectors produced them.
     public private(set) var detections: [Detection] = []
 
+    /// Called with every STFT frame before the detectors see it (for reports); nil by default.
+    public var frameObserver: ((SpectralFrame) -> Void)?
+
     private let stft: ShortTimeFourierTransform
     private var finished = false
 
@@ -35,7 +38,9 @@ public final class AudioStreamAnalyzer {
         precondition(!finished, "process after finish")
         let before = detections.count
         let detectors = self.detectors
+        let observer = frameObserver
         stft.process(samples) { frame in
+            observer?(frame)
             for detector in detectors { detector.process(frame, into: &detections) }
         }
         sampleCount += Int64(samples.count)
@@ -50,7 +55,9 @@ public final class AudioStreamAnalyzer {
         finished = true
         let before = detections.count
         let detectors = self.detectors
+        let observer = frameObserver
         stft.finish { frame in
+            observer?(frame)
             for detector in detectors { detector.process(frame, into: &detections) }
         }
         let end = mediaTime

@@ -6,6 +6,10 @@ import Foundation
 /// Plans are created once per size by ``RealFFTPlan/shared(size:)`` under a process-wide
 /// lock (the FFTW planner is not thread-safe) and then shared: executing a plan on
 /// different arrays from several threads is safe (`fftwf_execute_dft_r2c`).
+///
+/// Plans use `FFTW_ESTIMATE`: `FFTW_MEASURE` chooses among algorithms by timing them, so two
+/// runs on the same machine could pick different plans whose results differ in the last bits,
+/// and results must be identical from run to run.
 public final class RealFFTPlan: @unchecked Sendable {
     /// Transform length in samples.
     public let size: Int
@@ -27,7 +31,7 @@ public final class RealFFTPlan: @unchecked Sendable {
             fftwf_free(input)
             fftwf_free(output)
         }
-        plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_MEASURE))!
+        plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE))!
     }
 
     /// The plan for `size`, created on first use under the planner lock and reused afterwards.

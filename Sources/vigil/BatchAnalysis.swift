@@ -54,7 +54,7 @@ struct BatchAnalysis: Sendable {
         _ recordings: [InputRecording], progress: ProgressBar, emit: @escaping @Sendable (Result) -> Void
     ) -> RunSummary {
         if let outputDirectory { RecordingOutputWriter.removeStalePartials(under: outputDirectory) }
-        let analyzer = RecordingAnalyzer(plan: plan)
+        let analyzer = RecordingAnalyzer(plan: plan, drawReport: outputDirectory != nil)
         let summaries = SummaryCollector()
         orderedParallelForEach(recordings, jobs: jobs, emit: { index, result in
             summaries.append(result.summary)
@@ -85,7 +85,8 @@ struct BatchAnalysis: Sendable {
         if let outputDirectory {
             do {
                 try RecordingOutputWriter.write(
-                    records: records, summary: summary, fingerprint: fingerprint, for: recording, under: outputDirectory)
+                    records: records, summary: summary, report: outcome.reportPNG, fingerprint: fingerprint, for: recording,
+                    under: outputDirectory)
             } catch {
                 writeError = "\(error)"
             }

@@ -7,6 +7,8 @@ import VigilDSP
 import VigilDetectors
 import VigilEvents
 import VigilGeometry
+import VigilImaging
+import VigilReport
 import VigilScoring
 import VigilSynth
 
@@ -63,6 +65,9 @@ extension BenchCommand {
 
         @Flag(help: "Print JSON instead of tables.")
         var json = false
+
+        @Option(help: "Also draw a PNG chart of F1 per label (event-based and segment-based).")
+        var chart: String?
 
         @Option(help: "Recordings analyzed in parallel (default: all cores).")
         var jobs: Int?
@@ -151,6 +156,25 @@ extension BenchCommand {
                 throw ValidationError("cannot score: \(error)")
             }
             print(json ? report.jsonValue.serialized(.pretty) : report.text, terminator: json ? "\n" : "")
+            if let chart {
+                let picture = ScoreChart(
+                    title: "F1 PER LABEL  (\(report.files) FILES, \(DecimalText.fixed(report.totalSeconds / 60, places: 1)) MIN)",
+                    labels: report.labels,
+                    series: [
+                        ScoreChart.Series(
+                            name: "EVENT F1 (COLLAR \(DecimalText.fixed(collar, places: 1)) S)",
+                            values: report.eventBased.classWise.compactMapValues { $0.fMeasure }),
+                        ScoreChart.Series(
+                            name: "SEGMENT F1 (\(DecimalText.fixed(segment, places: 1)) S)",
+                            values: report.segmentBased.classWise.compactMapValues { $0.fMeasure }),
+                    ])
+                do {
+                    try RecordingOutputWriter.atomicWrite(Data(try PNGCodec.encode(picture.render(), destination: chart)), to: chart)
+                } catch {
+                    failures += 1
+                    AnalyzeCommand.stderr("error: \(error)")
+                }
+            }
             if failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
         }
 

@@ -2,6 +2,9 @@ import Foundation
 import VigilAnalysis
 import VigilAudioIO
 import VigilCore
+import VigilDSP
+import VigilImaging
+import VigilReport
 
 /// Drives one recording from its file through the pure pipeline: decode in fixed blocks,
 /// STFT and detectors, then the event engine. Failures become error records; whatever was
@@ -11,6 +14,8 @@ struct RecordingAnalyzer {
     var plan: AnalysisPlan
     /// Samples decoded per block (bounds memory).
     var blockSize = 65_536
+    /// Also draw report.png (spectrogram, level, events).
+    var drawReport = false
 
     /// The outcome for one recording.
     struct Outcome {
@@ -22,6 +27,8 @@ struct RecordingAnalyzer {
         var failed: Bool
         /// The detectors' raw detections (before the event engine), for scoring.
         var detections: [Detection] = []
+        /// report.png, when asked for and the recording could be opened.
+        var reportPNG: [UInt8]?
     }
 
     /// Analyzes `input`, reporting media seconds done through `progress`.
@@ -39,6 +46,8 @@ struct RecordingAnalyzer {
         }
         let analyzer = AudioStreamAnalyzer(
             sampleRate: Double(reader.sampleRate), triggers: plan.detectorTriggers, settings: plan.settings)
+        let collector = drawReport ? SpectrogramCollector(expectedDuration: reader.declaredDuration) : nil
+        if let collector { analyzer.frameObserver = { collector.summary.add($0) } }
         var buffer = [Float](repeating: 0, count: blockSize)
         var failure: AnalysisRecord?
         do {
@@ -72,11 +81,31 @@ struct RecordingAnalyzer {
         }
         records += plan.records(file: file, detections: analyzer.detections, endTime: analyzer.mediaTime)
         if let failure { records.append(failure) }
+        var png: [UInt8]?
+        if let collector {
+            let report = RecordingReport(
+                title: "\(file)  \(DecimalText.fixed(analyzer.mediaTime, places: 1)) S  \(reader.sampleRate) HZ",
+                spectrogram: collector.summary, sampleRate: Double(reader.sampleRate),
+                events: records.compactMap(Self.reportEvent), duration: analyzer.mediaTime)
+            png = try? PNGCodec.encode(report.render(), destination: file)
+        }
         return Outcome(
-            records: records, mediaSeconds: analyzer.mediaTime, failed: failure != nil, detections: analyzer.detections)
+            records: records, mediaSeconds: analyzer.mediaTime, failed: failure != nil, detections: analyzer.detections,
+            reportPNG: png)
+    }
+
+    private static func reportEvent(_ record: AnalysisRecord) -> ReportEvent? {
+        guard case .engine(.event(let e)) = record.content else { return nil }
+        return ReportEvent(trigger: e.trigger.rawValue, start: e.start, end: e.end, detectedAt: e.detectedAt, zone: e.zone.map(Int.init))
     }
 
     private static func errorRecord(_ file: String, _ error: AudioFileError) -> AnalysisRecord {
         AnalysisRecord(file: file, content: .error(kind: error.kind.rawValue, message: error.description))
     }
+}
+
+/// Holds the spectrogram summary the frame observer fills (one recording, one thread).
+final class SpectrogramCollector {
+    var summary: SpectrogramSummary
+    init(expectedDuration: Double) { summary = SpectrogramSummary(expectedDuration: expectedDuration) }
 }

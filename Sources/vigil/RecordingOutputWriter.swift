@@ -2,8 +2,8 @@ import Foundation
 import VigilAnalysis
 import VigilCore
 
-/// Per-recording output under `--out DIR`: `DIR/<recording>/events.jsonl`, `events.tsv`, and
-/// last a completion marker `done.json` (the recording's summary and the run fingerprint).
+/// Per-recording output under `--out DIR`: `DIR/<recording>/events.jsonl`, `events.tsv`,
+/// `report.png`, and last a completion marker `done.json` (the recording's summary and the run fingerprint).
 /// Every file is written atomically (a temporary file, then a rename), so an interrupted run
 /// never leaves a half-written result, and a recording counts as complete only once its marker
 /// exists and matches the current run's fingerprint.
@@ -32,8 +32,8 @@ enum RecordingOutputWriter {
 
     /// Writes the outputs of one recording; the marker goes last.
     static func write(
-        records: [JSONValue], summary: RecordingSummary, fingerprint: String, for recording: InputRecording,
-        under root: String
+        records: [JSONValue], summary: RecordingSummary, report: [UInt8]? = nil, fingerprint: String,
+        for recording: InputRecording, under root: String
     ) throws {
         let dir = directory(for: recording, under: root)
         do {
@@ -45,6 +45,7 @@ enum RecordingOutputWriter {
         let tsv = records.compactMap { RecordEncoder.tsvLine($0).map { $0 + "\n" } }.joined()
         try atomicWrite(jsonl, to: (dir as NSString).appendingPathComponent("events.jsonl"))
         try atomicWrite(tsv, to: (dir as NSString).appendingPathComponent("events.tsv"))
+        if let report { try atomicWrite(Data(report), to: (dir as NSString).appendingPathComponent("report.png")) }
         let marker = JSONValue.object(
             JSONObject([("v", .number(1)), ("fingerprint", .string(fingerprint)), ("summary", summary.jsonValue)]))
         try atomicWrite(marker.serialized(.compact) + "\n", to: (dir as NSString).appendingPathComponent("done.json"))
@@ -67,10 +68,13 @@ enum RecordingOutputWriter {
     }
 
     /// Writes `text` to `path` through a temporary file in the same directory and a rename.
-    static func atomicWrite(_ text: String, to path: String) throws {
+    static func atomicWrite(_ text: String, to path: String) throws { try atomicWrite(Data(text.utf8), to: path) }
+
+    /// Writes `data` to `path` through a temporary file in the same directory and a rename.
+    static func atomicWrite(_ data: Data, to path: String) throws {
         let temporary = path + ".partial-\(getpid())"
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+            try data.write(to: URL(fileURLWithPath: temporary))
             guard rename(temporary, path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 try? FileManager.default.removeItem(atPath: temporary)

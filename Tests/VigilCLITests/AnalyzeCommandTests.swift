@@ -144,6 +144,9 @@ struct AnalyzeCommandTests {
         let tsv = try String(contentsOf: base.appendingPathComponent("events.tsv"), encoding: .utf8)
         #expect(tsv == result.stdout)
         #expect(jsonl.split(separator: "\n").count >= tsv.split(separator: "\n").count)
+        let png = try Data(contentsOf: base.appendingPathComponent("report.png"))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(FileManager.default.fileExists(atPath: base.appendingPathComponent("done.json").path))
         #expect(!FileManager.default.fileExists(atPath: base.appendingPathComponent("events.jsonl.partial").path))
     }
 }

@@ -47,7 +47,7 @@ struct BatchAnalysisTests {
         #expect(one.stdout == four.stdout)
         let a = try tree(dir.appendingPathComponent("o1"))
         let b = try tree(dir.appendingPathComponent("o4"))
-        #expect(a.count == 12 * 3 + 2)  // events.jsonl, events.tsv, done.json per recording; summary.json/tsv
+        #expect(a.count == 12 * 4 + 2)  // events.jsonl, events.tsv, report.png, done.json per recording; summary.json/tsv
         #expect(a == b)
         let summary = try JSONValue.parse(try #require(a["summary.json"]))
         #expect(summary["recordings"]?.intValue == 12)
@@ -59,7 +59,7 @@ struct BatchAnalysisTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let inputs = dir.appendingPathComponent("in")
-        try makeRecordings(count: 40, seconds: 20, in: inputs)
+        try makeRecordings(count: 24, seconds: 10, in: inputs)
         let reference = dir.appendingPathComponent("reference")
         let full = try CommandRunner.run(["analyze", inputs.path, "--format", "jsonl", "--jobs", "2", "--out", reference.path])
         #expect(full.status == 0)
@@ -86,7 +86,7 @@ struct BatchAnalysisTests {
         let killedMidway = process.terminationReason == .uncaughtSignal
         #expect(killedMidway, "the run finished before it could be killed; make it longer")
         let partial = try tree(out)
-        #expect(partial.keys.filter { $0.hasSuffix("done.json") }.count < 40)
+        #expect(partial.keys.filter { $0.hasSuffix("done.json") }.count < 24)
         #expect(partial["summary.json"] == nil)
 
         let resumed = try CommandRunner.run(["analyze", inputs.path, "--format", "jsonl", "--jobs", "2", "--out", out.path])
