@@ -118,4 +118,17 @@ struct BenchCommandTests {
         #expect(json["results"]?.arrayValue?.allSatisfy { ($0["xRealTime"]?.doubleValue ?? 0) > 0 } == true)
         #expect((json["peakResidentBytes"]?.doubleValue ?? 0) > 0)
     }
+
+    @Test("bench batch times the same batch with one job and with several")
+    func batch() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try makeRecordings(count: 4, seconds: 3, in: dir)
+        let result = try CommandRunner.run(["bench", "batch", dir.path, "--jobs", "2", "--repeat", "1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONValue.parse(result.stdout)
+        #expect(json["recordings"]?.intValue == 4)
+        #expect(json["jobs"]?.intValue == 2)
+        #expect((json["secondsOneJob"]?.doubleValue ?? 0) > 0 && (json["speedup"]?.doubleValue ?? 0) > 0)
+    }
 }
