@@ -7,7 +7,7 @@ APT_PACKAGES := libsndfile1-dev libfftw3-dev libpng-dev pkg-config
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN  := .build/release/vigil
 
-.PHONY: all deps build demo test release clean help
+.PHONY: all deps build demo test release clean help bench
 
 all: build
 
@@ -15,6 +15,7 @@ help:
 	@echo "make demo    - install missing packages, build, analyze Samples/demo-scene.flac"
 	@echo "make test    - install missing packages, build, run all tests"
 	@echo "make build   - release build of the vigil command (.build/release/vigil)"
+	@echo "make bench   - package-benchmark suites in Benchmarks/ (see BENCHMARKS.md)"
 	@echo "VIGIL_NATIVE=1 make build  - opt-in -target-cpu haswell tuning (not portable)"
 
 # Installs the Debian packages that are not installed yet (apt-get update only when needed).
@@ -39,5 +40,9 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
+# package-benchmark suites (Benchmarks/ is its own package; see BENCHMARKS.md).
+bench: deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
 clean:
-	rm -rf .build
+	rm -rf .build Benchmarks/.build
