@@ -1,0 +1,508 @@
+import VigilCore
+import VigilDSP
+
+/// Detects a temporal alarm pattern (smoke alarm T3, CO alarm T4) on the shared STFT.
+///
+/// **Tone lines.** Every frame, the band ``lowestFrequency``...``highestFrequency`` (400-4500 Hz,
+/// clipped below Nyquist) is scanned for spectral peaks that stand out from their neighbourhood
+/// (bins ±3...±5 around the peak) by the *prominence* threshold. Each new peak opens a *line* that
+/// is then followed frame by frame (with slow drift of ±1 bin while a beep sounds). Piezo tones
+/// (2.5-4 kHz), every odd harmonic of a 520 Hz square wave and every line of a comb-like unit get
+/// their own line; lines that confirm the same pattern at the same time are merged into one event.
+/// Measuring prominence against the neighbouring bins of the same frame, not against a level,
+/// makes the segmentation indifferent to broadband backgrounds (vacuum, kitchen, street) and to
+/// the level of the alarm.
+///
+/// **Beeps.** A line is *on* while its power stays within 6 dB of the beep's peak and its prominence
+/// stays above a hysteresis threshold; it turns on again when the power rises 6 dB above the valley
+/// since the last beep. The relative thresholds keep beeps apart under reverberation, where tails fill
+/// the gaps. Onsets and offsets are refined to a fraction of a frame by interpolating where the
+/// line's amplitude crosses half its plateau.
+///
+/// **Pattern.** Beeps whose onsets are one period apart (±tolerance) form a group; a group is
+/// valid only with exactly ``AlarmPattern/pulses`` beeps, each of a plausible duration. Valid groups
+/// whose first onsets are one cycle apart (±tolerance) form a chain; the pattern is confirmed when
+/// the chain has ``confirmationCycles`` groups. Beeps between groups (a voice combo alarm's speech)
+/// that do not form a valid group are ignored.
+///
+/// **Events.** `start` is the onset of the first beep of the confirmed chain, `detectedAt` the
+/// media time at which the last confirming group was known complete, `end` the offset of the last
+/// beep of the last group. The detection is appended once the pattern has stopped (no valid group
+/// within a cycle) or at ``finish(at:)``. A pattern that stops and restarts gives two events.
+public final class AlarmPatternDetector: SpectralDetector {
+    /// The trigger of ``pattern``.
+    public let trigger: EventTriggerType
+    /// The pattern this detector confirms.
+    public let pattern: AlarmPattern
+    /// Relative timing tolerance (0.10 = ±10 %).
+    public let tolerance: Double
+    /// Groups, one cycle apart, needed to confirm the pattern.
+    public let confirmationCycles: Int
+    /// Prominence (dB above the neighbouring bins) needed to start a beep; follows sensitivity:
+    /// 14 dB at sensitivity 1, 6 dB at the maximum (about 10.4 dB at 5 of 10).
+    public let prominenceThresholdDB: Double
+    /// Lowest tone frequency followed (Hz).
+    public let lowestFrequency: Double = 400
+    /// Highest tone frequency followed (Hz), clipped below Nyquist.
+    public let highestFrequency: Double
+
+    // Configuration derived once.
+    private let hop: Double
+    private let binWidth: Double
+    private let lowBin: Int
+    private let highBin: Int
+    private let prominenceOn: Float
+    private let prominenceOff: Float
+    private let dropRatio: Float = 0.25  // 6 dB below the beep's peak ends it
+    private let riseRatio: Float = 4  // 6 dB above the valley starts a beep
+    private let absoluteFloor: Float = 1e-10  // -100 dB in a bin
+    private let strayRatio: Float = 1 / 16  // beeps 12 dB below the pattern's beeps are strays
+    private let intervalMin: Double
+    private let intervalMax: Double
+    private let onMin: Double
+    private let onMax: Double
+    private let blipMax: Double
+    private let cycleMin: Double
+    private let cycleMax: Double
+    private let groupCloseAfter: Double
+    private let emitAfter: Double
+    private let mergeGap: Double
+
+    private static let capacity = 16
+    private var tracks: ContiguousArray<AlarmToneTrack>
+    private var previousBand: [Float]
+    private var openEvent: AlarmEventRecord?
+    /// Diagnostics for tests: called for every beep (onset, offset, Hz, prominence) and every
+    /// closed group (first onset, beep count, valid). Nil in normal use.
+    var diagnosticBeep: ((Double, Double, Double, Float) -> Void)?
+    var diagnosticGroup: ((Double, Int, Bool) -> Void)?
+
+    /// Creates a detector for `pattern` on frames of `configuration`.
+    /// - Parameters:
+    ///   - tolerance: relative timing tolerance of on durations, periods and cycles.
+    ///   - confirmationCycles: groups (cycles) needed before the alarm is confirmed, at least 1.
+    ///   - sensitivity: maps to ``prominenceThresholdDB``.
+    public init(
+        pattern: AlarmPattern, configuration: STFTConfiguration, tolerance: Double = 0.10,
+        confirmationCycles: Int = 2, sensitivity: Sensitivity = .medium
+    ) {
+        self.pattern = pattern
+        trigger = pattern.trigger
+        self.tolerance = max(0, min(tolerance, 0.4))
+        self.confirmationCycles = max(1, confirmationCycles)
+        prominenceThresholdDB = 14 - 8 * sensitivity.fraction
+        hop = configuration.hopDuration
+        binWidth = configuration.binWidth
+        let nyquist = configuration.sampleRate / 2
+        highestFrequency = min(4500, nyquist)
+        lowBin = max(6, configuration.bin(forFrequency: lowestFrequency))
+        highBin = max(lowBin, min(configuration.bin(forFrequency: highestFrequency), configuration.binCount - 7))
+        prominenceOn = Float(pow(10, prominenceThresholdDB / 10))
+        prominenceOff = max(2, prominenceOn / 4)
+
+        let tol = self.tolerance
+        let resolution = hop
+        let period = pattern.period
+        intervalMin = period * (1 - tol) - resolution
+        intervalMax = period * (1 + tol) + resolution
+        onMin = pattern.onDuration * (1 - tol) - 2 * resolution
+        // Reverberation lengthens measured beeps; never beyond the shortest period.
+        onMax = min(pattern.onDuration * (1 + tol) + max(0.05, 0.25 * pattern.onDuration) + resolution, intervalMin)
+        blipMax = 0.5 * pattern.onDuration
+        cycleMin = pattern.cycle * (1 - tol) - resolution
+        cycleMax = pattern.cycle * (1 + tol) + resolution
+        groupCloseAfter = intervalMax + resolution
+        // Dips shorter than this inside a beep (real piezo units flutter) do not split it.
+        mergeGap = max(1.5 * resolution, 0.2 * pattern.offDuration)
+        emitAfter = cycleMax + Double(pattern.pulses - 1) * intervalMax + groupCloseAfter + 2 * resolution
+
+        tracks = ContiguousArray(repeating: AlarmToneTrack(), count: Self.capacity)
+        previousBand = [Float](repeating: 0, count: configuration.binCount)
+    }
+
+    /// A smoke alarm (T3) detector with the tolerance, confirmation cycles and sensitivity of `settings`.
+    public static func smokeAlarm(configuration: STFTConfiguration, settings: DetectorSettings) -> AlarmPatternDetector {
+        AlarmPatternDetector(
+            pattern: .temporalThree, configuration: configuration, tolerance: settings.alarmTimingTolerance,
+            confirmationCycles: settings.alarmConfirmationCycles, sensitivity: settings.sensitivity(for: .smokeAlarm))
+    }
+
+    /// A CO alarm (T4) detector with the tolerance, confirmation cycles and sensitivity of `settings`.
+    public static func coAlarm(configuration: STFTConfiguration, settings: DetectorSettings) -> AlarmPatternDetector {
+        AlarmPatternDetector(
+            pattern: .temporalFour, configuration: configuration, tolerance: settings.alarmTimingTolerance,
+            confirmationCycles: settings.alarmConfirmationCycles, sensitivity: settings.sensitivity(for: .coAlarm))
+    }
+
+    public func process(_ frame: SpectralFrame, into detections: inout [Detection]) {
+        let p = frame.power
+        guard p.count == previousBand.count else { return }
+        let t = frame.centerTime
+        let onRatio = prominenceOn
+        let floorValue = absoluteFloor
+
+        // 1. Follow the open lines.
+        for i in 0..<Self.capacity where tracks[i].active {
+            update(&tracks[i], power: p, time: t, detections: &detections)
+        }
+
+        // 2. Open lines for new prominent peaks.
+        if let base = p.baseAddress {
+            var k = lowBin
+            while k <= highBin {
+                let v = base[k]
+                if v > floorValue && v >= base[k - 1] && v > base[k + 1] {
+                    let neighbours = (base[k - 5] + base[k - 4] + base[k - 3] + base[k + 3] + base[k + 4] + base[k + 5])
+                    if v * 6 > onRatio * neighbours && !isFollowed(bin: k) {
+                        openTrack(bin: k, power: base, time: t)
+                    }
+                }
+                k += 1
+            }
+        }
+
+        // 3. Remember the band for onset refinement of new lines.
+        previousBand.withUnsafeMutableBufferPointer { dst in
+            (dst.baseAddress! + lowBin - 1).update(from: p.baseAddress! + lowBin - 1, count: highBin - lowBin + 3)
+        }
+
+        // 4. Emit the event once its pattern has stopped.
+        if let event = openEvent, t > event.lastGroupOnset + emitAfter {
+            emit(event, into: &detections)
+            openEvent = nil
+        }
+    }
+
+    public func finish(at endTime: Double, into detections: inout [Detection]) {
+        for i in 0..<Self.capacity where tracks[i].active {
+            if tracks[i].isOn || tracks[i].pending {
+                let offset = tracks[i].isOn ? endTime : tracks[i].pendingOffset
+                tracks[i].isOn = false
+                tracks[i].pending = false
+                endBeep(&tracks[i], onset: tracks[i].onset, offset: offset, time: endTime, detections: &detections)
+            }
+            if tracks[i].groupCount > 0 { closeGroup(&tracks[i], time: endTime, detections: &detections) }
+            tracks[i] = AlarmToneTrack()
+        }
+        if let event = openEvent {
+            emit(event, into: &detections)
+            openEvent = nil
+        }
+    }
+
+    // MARK: - Lines
+
+    private func isFollowed(bin: Int) -> Bool {
+        for i in 0..<Self.capacity where tracks[i].active && abs(tracks[i].bin - bin) <= 2 { return true }
+        return false
+    }
+
+    private func openTrack(bin: Int, power: UnsafePointer<Float>, time: Double) {
+        var slot = -1
+        for i in 0..<Self.capacity where !tracks[i].active {
+            slot = i
+            break
+        }
+        if slot < 0 {
+            // Replace the oldest line that has no chain (a music note or other stray tone).
+            var oldest = Double.infinity
+            for i in 0..<Self.capacity where tracks[i].chainCount == 0 && tracks[i].groupCount == 0 {
+                if tracks[i].onset < oldest {
+                    oldest = tracks[i].onset
+                    slot = i
+                }
+            }
+            if slot < 0 { return }
+        }
+        tracks[slot].reset(bin: bin)
+        diagnosticGroup?(time, 1000 + bin, false)
+        let e = power[bin]
+        tracks[slot].valleyPower = previousBand[bin]
+        startBeep(&tracks[slot], power: power, bin: bin, e: e, previous: previousBand[bin], time: time)
+        tracks[slot].previousPower = e
+    }
+
+    @inline(__always)
+    private func neighbourMean(_ p: UnsafePointer<Float>, _ m: Int) -> Float {
+        (p[m - 5] + p[m - 4] + p[m - 3] + p[m + 3] + p[m + 4] + p[m + 5]) * (1 / 6)
+    }
+
+    private func update(
+        _ tr: inout AlarmToneTrack, power: UnsafeBufferPointer<Float>, time t: Double, detections: inout [Detection]
+    ) {
+        let p = power.baseAddress!
+        let c = tr.bin
+        var m = c
+        var e = p[c]
+        if p[c - 1] > e { m = c - 1; e = p[c - 1] }
+        if p[c + 1] > e { m = c + 1; e = p[c + 1] }
+        let neighbours = neighbourMean(p, m)
+
+        if tr.isOn {
+            if tr.onsetPending {
+                let a = e.squareRoot()
+                let plateau = max(tr.onsetAmplitude, a)
+                let half = 0.5 * plateau
+                if tr.onsetAmplitude >= half {
+                    let d = tr.onsetAmplitude - tr.onsetAmplitudeBefore
+                    let f = d > 0 ? min(max((half - tr.onsetAmplitudeBefore) / d, 0), 1) : 1
+                    tr.onset = tr.onsetFrameTime - hop + Double(f) * hop
+                } else {
+                    let d = a - tr.onsetAmplitude
+                    let f = d > 0 ? min(max((half - tr.onsetAmplitude) / d, 0), 1) : 0
+                    tr.onset = tr.onsetFrameTime + Double(f) * hop
+                }
+                tr.onsetPending = false
+            }
+            if e > tr.peakPower {
+                tr.peakPower = e
+                if m >= lowBin && m <= highBin && abs(m - tr.anchorBin) <= 1
+                    && (tr.referencePower == 0 || e > tr.referencePower * strayRatio)
+                {
+                    tr.bin = m
+                }
+                tr.beepFrequency = interpolatedFrequency(p, tr.bin)
+                tr.beepProminence = max(tr.beepProminence, e / max(neighbours, 1e-30))
+            }
+            if !(e > tr.peakPower * dropRatio && e > prominenceOff * neighbours) {
+                // Offset: where the amplitude crossed half the peak amplitude.
+                let aPrev = tr.previousPower.squareRoot()
+                let a = e.squareRoot()
+                let half = 0.5 * tr.peakPower.squareRoot()
+                var offset = t - hop
+                if aPrev > half && aPrev > a {
+                    offset += Double(min(max((aPrev - half) / (aPrev - a), 0), 1)) * hop
+                }
+                tr.isOn = false
+                tr.valleyPower = e
+                tr.pending = true
+                tr.pendingOffset = max(offset, tr.onset)
+            }
+        } else {
+            if e < tr.valleyPower { tr.valleyPower = e }
+            if e > absoluteFloor && e > prominenceOn * neighbours && e > tr.valleyPower * riseRatio {
+                if tr.pending && t - tr.pendingOffset <= mergeGap + hop && e > tr.peakPower * dropRatio {
+                    tr.isOn = true  // a dip inside the beep: resume it
+                    tr.pending = false
+                } else {
+                    if tr.pending {
+                        tr.pending = false
+                        endBeep(&tr, onset: tr.onset, offset: tr.pendingOffset, time: t, detections: &detections)
+                    }
+                    startBeep(&tr, power: p, bin: m, e: e, previous: tr.previousPower, time: t)
+                }
+            } else if tr.pending && t - tr.pendingOffset > mergeGap + hop {
+                tr.pending = false
+                endBeep(&tr, onset: tr.onset, offset: tr.pendingOffset, time: t, detections: &detections)
+            }
+        }
+        tr.previousPower = e
+
+        // Time-outs: group complete, chain broken, line unused.
+        if tr.groupCount > 0 {
+            let last = tr.groupOnsets[tr.groupCount - 1]
+            let joining = (tr.isOn || tr.pending) && tr.onset - last <= intervalMax
+            if !joining && t - last > groupCloseAfter { closeGroup(&tr, time: t, detections: &detections) }
+        }
+        if tr.chainCount > 0 && tr.groupCount == 0 && !tr.isOn && !tr.pending && t - tr.chainLastGroupOnset > cycleMax + hop {
+            tr.chainCount = 0
+            tr.referencePower = 0
+        }
+        if tr.isIdle {
+            tr.active = false
+            diagnosticGroup?(t, -tr.bin, false)
+        }
+    }
+
+    private func startBeep(
+        _ tr: inout AlarmToneTrack, power p: UnsafePointer<Float>, bin m: Int, e: Float, previous: Float, time t: Double
+    ) {
+        tr.isOn = true
+        tr.onsetPending = true
+        tr.onsetAmplitudeBefore = previous.squareRoot()
+        tr.onsetAmplitude = e.squareRoot()
+        tr.onsetFrameTime = t
+        tr.onset = t - 0.5 * hop
+        tr.peakPower = e
+        tr.anchorBin = tr.bin
+        if m >= lowBin && m <= highBin && (tr.referencePower == 0 || e > tr.referencePower * strayRatio) { tr.bin = m }
+        tr.beepFrequency = interpolatedFrequency(p, tr.bin)
+        tr.beepProminence = e / max(neighbourMean(p, tr.bin), 1e-30)
+    }
+
+    /// Peak frequency by parabolic interpolation of the log power around `k`.
+    private func interpolatedFrequency(_ p: UnsafePointer<Float>, _ k: Int) -> Double {
+        let a = Double(max(p[k - 1], 1e-30))
+        let b = Double(max(p[k], 1e-30))
+        let c = Double(max(p[k + 1], 1e-30))
+        let la = log(a)
+        let lb = log(b)
+        let lc = log(c)
+        let denominator = la - 2 * lb + lc
+        var delta = denominator < 0 ? 0.5 * (la - lc) / denominator : 0
+        delta = min(max(delta, -0.5), 0.5)
+        return (Double(k) + delta) * binWidth
+    }
+
+    // MARK: - Pattern
+
+    private func endBeep(
+        _ tr: inout AlarmToneTrack, onset: Double, offset: Double, time t: Double, detections: inout [Detection]
+    ) {
+        let duration = offset - onset
+        diagnosticBeep?(onset, offset, tr.beepFrequency, tr.beepProminence)
+        if tr.referencePower > 0 && tr.peakPower < tr.referencePower * strayRatio {
+            tr.bin = tr.anchorBin  // a stray: keep the line where the pattern is
+            return
+        }
+        if duration < blipMax { return }
+        let valid = duration >= onMin && duration <= onMax
+        if tr.groupCount > 0 && tr.peakPower * strayRatio > tr.groupPeakPower && tr.chainCount == 0 {
+            tr.groupCount = 0  // the group so far was stray tone under this much stronger beep
+            tr.groupInvalid = false
+        }
+        if valid { tr.referencePower = max(tr.referencePower, tr.peakPower) }
+        if tr.groupCount > 0 {
+            let interval = onset - tr.groupOnsets[tr.groupCount - 1]
+            if interval <= intervalMax {
+                if interval < intervalMin || !valid { tr.groupInvalid = true }
+                if tr.groupCount < 8 {
+                    tr.groupOnsets[tr.groupCount] = onset
+                    tr.groupOffsets[tr.groupCount] = offset
+                    tr.groupCount += 1
+                    tr.groupFrequencySum += tr.beepFrequency
+                    tr.groupPeakPower = max(tr.groupPeakPower, tr.peakPower)
+                } else {
+                    tr.groupInvalid = true
+                }
+                return
+            }
+            closeGroup(&tr, time: t, detections: &detections)
+        }
+        tr.groupCount = 1
+        tr.groupOnsets[0] = onset
+        tr.groupOffsets[0] = offset
+        tr.groupInvalid = !valid
+        tr.groupFrequencySum = tr.beepFrequency
+        tr.groupPeakPower = tr.peakPower
+    }
+
+    private func closeGroup(_ tr: inout AlarmToneTrack, time t: Double, detections: inout [Detection]) {
+        let count = tr.groupCount
+        let valid = !tr.groupInvalid && count == pattern.pulses
+        tr.groupCount = 0
+        tr.groupInvalid = false
+        diagnosticGroup?(tr.groupOnsets[0], count, valid)
+        guard valid else {
+            if tr.chainCount == 0 { tr.referencePower = 0 }
+            return
+        }  // stray beeps between groups do not break a chain
+        let first = tr.groupOnsets[0]
+        let frequency = tr.groupFrequencySum / Double(count)
+        if tr.chainCount > 0 {
+            let cycle = first - tr.chainLastGroupOnset
+            if cycle >= cycleMin && cycle <= cycleMax {
+                tr.chainCount += 1
+                if tr.chainMeasuredOff < 16 {
+                    tr.chainOff[tr.chainMeasuredOff] = first - tr.chainEnd
+                    tr.chainMeasuredOff += 1
+                }
+            } else {
+                tr.chainCount = 0
+            }
+        }
+        if tr.chainCount == 0 {
+            tr.chainCount = 1
+            tr.chainStart = first
+            tr.chainMeasuredOn = 0
+            tr.chainMeasuredOff = 0
+            tr.chainProminence = 0
+            tr.chainFrequency = frequency
+        }
+        for i in 0..<count {
+            if tr.chainMeasuredOn < 16 {
+                tr.chainOn[tr.chainMeasuredOn] = tr.groupOffsets[i] - tr.groupOnsets[i]
+                tr.chainMeasuredOn += 1
+            }
+            if i + 1 < count && tr.chainMeasuredOff < 16 {
+                tr.chainOff[tr.chainMeasuredOff] = tr.groupOnsets[i + 1] - tr.groupOffsets[i]
+                tr.chainMeasuredOff += 1
+            }
+        }
+        tr.chainProminence = max(tr.chainProminence, tr.beepProminence)
+        tr.chainFrequency = 0.5 * (tr.chainFrequency + frequency)
+        tr.chainLastGroupOnset = first
+        tr.chainEnd = tr.groupOffsets[count - 1]
+        if tr.chainCount >= confirmationCycles {
+            if tr.chainCount == confirmationCycles { tr.chainConfirmedAt = t }
+            report(tr, time: t, detections: &detections)
+        }
+    }
+
+    private func report(_ tr: AlarmToneTrack, time t: Double, detections: inout [Detection]) {
+        let prominenceDB = 10 * log10(Double(max(tr.chainProminence, 1e-6)))
+        if var event = openEvent, tr.chainStart <= event.end + pattern.cycle {
+            event.start = min(event.start, tr.chainStart)
+            event.detectedAt = min(event.detectedAt, tr.chainConfirmedAt)
+            event.end = max(event.end, tr.chainEnd)
+            event.lastGroupOnset = max(event.lastGroupOnset, tr.chainLastGroupOnset)
+            if tr.chainCount > event.cycles || (tr.chainCount == event.cycles && prominenceDB > event.prominenceDB) {
+                event.cycles = tr.chainCount
+                event.toneHz = tr.chainFrequency
+                event.prominenceDB = prominenceDB
+                event.onDurations = measured(tr.chainOn, tr.chainMeasuredOn)
+                event.offDurations = measured(tr.chainOff, tr.chainMeasuredOff)
+            }
+            if !event.lineFrequencies.contains(where: { abs($0 - tr.chainFrequency) < 3 * binWidth }),
+                event.lineFrequencies.count < 16
+            {
+                event.lineFrequencies.append(tr.chainFrequency)
+            }
+            openEvent = event
+            return
+        }
+        if let previous = openEvent { emit(previous, into: &detections) }
+        openEvent = AlarmEventRecord(
+            start: tr.chainStart, detectedAt: tr.chainConfirmedAt, end: tr.chainEnd,
+            lastGroupOnset: tr.chainLastGroupOnset, toneHz: tr.chainFrequency, cycles: tr.chainCount,
+            onDurations: measured(tr.chainOn, tr.chainMeasuredOn), offDurations: measured(tr.chainOff, tr.chainMeasuredOff),
+            lineFrequencies: [tr.chainFrequency], prominenceDB: prominenceDB)
+    }
+
+    private func measured(_ values: SIMD16<Double>, _ count: Int) -> [Double] {
+        (0..<count).map { (values[$0] * 1000).rounded() / 1000 }
+    }
+
+    private func emit(_ event: AlarmEventRecord, into detections: inout [Detection]) {
+        let lines = event.lineFrequencies.sorted()
+        let family: String
+        if let base = lines.first, base >= 400, base < 700 {
+            family = "square520"
+        } else if lines.count >= 3 || event.toneHz < 2400 {
+            family = "comb"
+        } else {
+            family = "piezo"
+        }
+        let confidence = min(0.99, 0.55 + 0.1 * Double(event.cycles) + 0.01 * max(0, event.prominenceDB))
+        detections.append(
+            Detection(
+                trigger: trigger, start: event.start, end: max(event.end, event.detectedAt), detectedAt: event.detectedAt,
+                confidence: confidence,
+                evidence: [
+                    "pattern": .string(pattern.name),
+                    "toneHz": .number((event.toneHz * 10).rounded() / 10),
+                    "cycles": .int(event.cycles),
+                    "onDurations": .numbers(event.onDurations),
+                    "offDurations": .numbers(event.offDurations),
+                    "harmonicFamily": .string(family),
+                    "lineFrequencies": .numbers(lines.map { $0.rounded() }),
+                    "prominenceDB": .number((event.prominenceDB * 10).rounded() / 10),
+                ]))
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,71 @@
+/// One tonal line followed by an ``AlarmPatternDetector``: its on/off envelope state, the beep
+/// group being collected and the chain of groups that matched the pattern's cycle.
+///
+/// Fixed-size storage only (SIMD vectors as small arrays), so updating a track never allocates.
+struct AlarmToneTrack {
+    /// Whether the slot is in use.
+    var active = false
+    /// Spectrum bin the line sits in (follows slow drift while a beep sounds).
+    var bin = 0
+
+    // Envelope.
+    var isOn = false
+    /// Power in the line at the previous frame.
+    var previousPower: Float = 0
+    /// Peak power of the current beep, or the valley power since the last beep ended.
+    var peakPower: Float = 0
+    var valleyPower: Float = 0
+    /// Onset of the current beep (seconds, sub-frame refined once the next frame is known).
+    var onset: Double = 0
+    /// Whether ``onset`` still waits for its refinement at the next frame.
+    var onsetPending = false
+    /// Amplitudes (sqrt power) of the frame before the onset frame and of the onset frame.
+    var onsetAmplitudeBefore: Float = 0
+    var onsetAmplitude: Float = 0
+    var onsetFrameTime: Double = 0
+    /// A beep has ended at ``pendingOffset`` but may still resume (a short dip inside a beep).
+    var pending = false
+    var pendingOffset: Double = 0
+    /// Frequency (Hz) of the current beep, interpolated at its peak.
+    var beepFrequency: Double = 0
+
+    /// Peak power of the beeps accepted into the current group and chain (0 when none):
+    /// beeps far weaker than this are strays (room tone, speech) and are ignored.
+    var referencePower: Float = 0
+    /// The bin at the start of the current beep, restored when the beep is ignored.
+    var anchorBin = 0
+
+    // The group being collected.
+    var groupCount = 0
+    var groupInvalid = false
+    var groupOnsets = SIMD8<Double>()
+    var groupOffsets = SIMD8<Double>()
+    var groupFrequencySum = 0.0
+    var groupPeakPower: Float = 0
+
+    // The chain of valid groups whose cycle matched.
+    var chainCount = 0
+    var chainStart = 0.0
+    var chainLastGroupOnset = 0.0
+    var chainEnd = 0.0
+    var chainFrequency = 0.0
+    /// Measured on and off durations of the first groups of the chain.
+    var chainOn = SIMD16<Double>()
+    var chainOff = SIMD16<Double>()
+    var chainMeasuredOn = 0
+    var chainMeasuredOff = 0
+    var chainConfirmedAt = 0.0
+    /// Prominence (linear) of the strongest beep in the chain.
+    var chainProminence: Float = 0
+    var beepProminence: Float = 0
+
+    /// Resets the slot to a new line at `bin`.
+    mutating func reset(bin: Int) {
+        self = AlarmToneTrack()
+        active = true
+        self.bin = bin
+    }
+
+    /// True when nothing is pending: the slot can be reused.
+    var isIdle: Bool { !isOn && !pending && groupCount == 0 && chainCount == 0 }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilDSP
+import VigilAudioIO
+@testable import VigilDetectors
+
+/// Prints the beeps and groups the alarm detectors see in the dev files named by
+/// `VIGIL_ALARM_DIAG` (comma-separated); runs only when that variable is set.
+@Test(
+    "alarm diagnostics (VIGIL_ALARM_DIAG=file,...)",
+    .enabled(if: ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG"] != nil && AlarmTestSupport.hasDevData))
+func alarmDiagnostics() throws {
+    let names = ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG"]!.split(separator: ",").map(String.init)
+    for name in names {
+        let path = AlarmTestSupport.devDirectory.appendingPathComponent("audio/\(name)").path
+        let reader = try AudioFileReader(path: path)
+        var samples: [Float] = []
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 16384)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try reader.readMono(into: buffer)
+            if n == 0 { break }
+            samples.append(contentsOf: buffer[0..<n])
+        }
+        let rate = Double(reader.sampleRate)
+        let configuration = STFTConfiguration.standard(sampleRate: rate)
+        for pattern in [AlarmPattern.temporalThree, .temporalFour] {
+            let d = AlarmPatternDetector(pattern: pattern, configuration: configuration)
+            var lines: [String] = []
+            d.diagnosticBeep = { (on: Double, off: Double, hz: Double, prom: Float) in
+                if off - on > 0.04 {
+                    lines.append(String(format: "  beep %.3f-%.3f (%.3f) %.0f Hz prom %.1f dB", on, off, off - on, hz, 10 * log10(Double(prom))))
+                }
+            }
+            d.diagnosticGroup = { first, count, valid in lines.append(String(format: "  GROUP at %.3f n=%d %@", first, count, valid ? "valid" : "invalid")) }
+            let det = AlarmTestSupport.run([d], samples: samples, sampleRate: rate)
+            print("== \(name) \(pattern.name): \(det.map { String(format: "%.2f-%.2f at %.2f %@", $0.start, $0.end, $0.detectedAt, "\($0.evidence)") })")
+            if ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG_BEEPS"] != nil { lines.forEach { print($0) } }
+            else { lines.filter { $0.contains("GROUP") }.forEach { print($0) } }
+        }
+    }
+}
