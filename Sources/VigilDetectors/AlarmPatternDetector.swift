@@ -53,7 +53,8 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let highBin: Int
     private let prominenceOn: Float
     private let prominenceOff: Float
-    private let dropRatio: Float = 0.25  // 6 dB below the beep's peak ends it
+    private let dropRatio: Float = 0.1  // 10 dB below the beep's peak ends it
+    private let suddenDropRatio: Float = 0.25  // so does a 6 dB fall within two frames
     private let riseRatio: Float = 4  // 6 dB above the valley starts a beep
     private let absoluteFloor: Float = 1e-10  // -100 dB in a bin
     private let strayRatio: Float = 1 / 16  // beeps 12 dB below the pattern's beeps are strays
@@ -264,11 +265,12 @@ public final class AlarmPatternDetector: SpectralDetector {
                 tr.beepFrequency = interpolatedFrequency(p, tr.bin)
                 tr.beepProminence = max(tr.beepProminence, e / max(neighbours, 1e-30))
             }
-            if !(e > tr.peakPower * dropRatio && e > prominenceOff * neighbours) {
+            let recent = max(tr.previousPower, tr.previousPower2)
+            if !(e > tr.peakPower * dropRatio && e > recent * suddenDropRatio && e > prominenceOff * neighbours) {
                 // Offset: where the amplitude crossed half the peak amplitude.
                 let aPrev = tr.previousPower.squareRoot()
                 let a = e.squareRoot()
-                let half = 0.5 * tr.peakPower.squareRoot()
+                let half = 0.5 * min(tr.peakPower, recent).squareRoot()
                 var offset = t - hop
                 if aPrev > half && aPrev > a {
                     offset += Double(min(max((aPrev - half) / (aPrev - a), 0), 1)) * hop
@@ -281,7 +283,9 @@ public final class AlarmPatternDetector: SpectralDetector {
         } else {
             if e < tr.valleyPower { tr.valleyPower = e }
             if e > absoluteFloor && e > prominenceOn * neighbours && e > tr.valleyPower * riseRatio {
-                if tr.pending && t - tr.pendingOffset <= mergeGap + hop && e > tr.peakPower * dropRatio {
+                if tr.pending && t - tr.pendingOffset <= mergeGap + hop && e > tr.peakPower * dropRatio
+                    && e < tr.peakPower * 10 && tr.pendingOffset - tr.onset >= 0.3 * pattern.onDuration
+                {
                     tr.isOn = true  // a dip inside the beep: resume it
                     tr.pending = false
                 } else {
@@ -296,6 +300,7 @@ public final class AlarmPatternDetector: SpectralDetector {
                 endBeep(&tr, onset: tr.onset, offset: tr.pendingOffset, time: t, detections: &detections)
             }
         }
+        tr.previousPower2 = tr.previousPower
         tr.previousPower = e
 
         // Time-outs: group complete, chain broken, line unused.

@@ -12,6 +12,8 @@ struct AlarmToneTrack {
     var isOn = false
     /// Power in the line at the previous frame.
     var previousPower: Float = 0
+    /// Power in the line two frames back.
+    var previousPower2: Float = 0
     /// Peak power of the current beep, or the valley power since the last beep ended.
     var peakPower: Float = 0
     var valleyPower: Float = 0

@@ -80,35 +80,38 @@ public struct SignalBuffer: Sendable {
         }
     }
 
-    /// Adds a temporal-three smoke alarm pattern (0.5 s on, 0.5 s off ×3, 1.5 s extra pause; cycle 4 s)
-    /// of `cycles` cycles from `start`, with a sine of `frequency` Hz (or a 520 Hz-style square when
-    /// `square` is true). Returns the onset of the first beep and the end of the last one.
+    /// Adds a temporal-three smoke alarm pattern (three 0.5 s beeps 0.5 s apart; the third off phase
+    /// is `pause` = 1.5 s; cycle 4 s) of `cycles` cycles from `start`, with a sine of `frequency` Hz
+    /// (or a band-limited square when `square` is true). Returns the onset of the first beep and the
+    /// end of the last one.
     @discardableResult
     public mutating func addTemporalThree(
         start: Double, cycles: Int, frequency: Double = 3150, square: Bool = false, dBFS: Double = -20,
         on: Double = 0.5, off: Double = 0.5, pause: Double = 1.5
     ) -> (start: Double, end: Double) {
         addPattern(
-            start: start, cycles: cycles, pulses: 3, on: on, off: off, pause: pause, frequency: frequency,
+            start: start, cycles: cycles, pulses: 3, on: on, off: off, groupOff: pause, frequency: frequency,
             square: square, dBFS: dBFS)
     }
 
-    /// Adds a temporal-four CO alarm pattern (0.1 s on, 0.1 s off ×4, then 5 s off; cycle 5.8 s).
+    /// Adds a temporal-four CO alarm pattern (four 0.1 s beeps with 0.1 s off after each, then `pause`
+    /// = 5 s more off; cycle 5.8 s).
     @discardableResult
     public mutating func addTemporalFour(
         start: Double, cycles: Int, frequency: Double = 3150, square: Bool = false, dBFS: Double = -20,
         on: Double = 0.1, off: Double = 0.1, pause: Double = 5.0
     ) -> (start: Double, end: Double) {
         addPattern(
-            start: start, cycles: cycles, pulses: 4, on: on, off: off, pause: pause - off, frequency: frequency,
+            start: start, cycles: cycles, pulses: 4, on: on, off: off, groupOff: off + pause, frequency: frequency,
             square: square, dBFS: dBFS)
     }
 
-    /// Adds `cycles` groups of `pulses` beeps (`on` seconds each, `off` seconds apart), each group
-    /// followed by `off + pause` seconds of silence. Returns the first onset and last offset.
+    /// Adds `cycles` groups of `pulses` beeps (`on` seconds each, `off` seconds apart), the last beep
+    /// of each group followed by `groupOff` seconds of silence (so a cycle lasts
+    /// `pulses * on + (pulses - 1) * off + groupOff`). Returns the first onset and last offset.
     @discardableResult
     public mutating func addPattern(
-        start: Double, cycles: Int, pulses: Int, on: Double, off: Double, pause: Double, frequency: Double,
+        start: Double, cycles: Int, pulses: Int, on: Double, off: Double, groupOff: Double, frequency: Double,
         square: Bool = false, dBFS: Double = -20
     ) -> (start: Double, end: Double) {
         var t = start
@@ -121,7 +124,7 @@ public struct SignalBuffer: Sendable {
                     addTone(frequency: frequency, start: t, duration: on, dBFS: dBFS)
                 }
                 lastEnd = t + on
-                t += on + (p == pulses - 1 ? off + pause : off)
+                t += on + (p == pulses - 1 ? groupOff : off)
             }
         }
         return (start, lastEnd)

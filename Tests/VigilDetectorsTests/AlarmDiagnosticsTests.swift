@@ -41,3 +41,30 @@ func alarmDiagnostics() throws {
         }
     }
 }
+
+/// Prints per-frame powers (dB) of the bins around `VIGIL_ALARM_DIAG_HZ` for the time range
+/// `VIGIL_ALARM_DIAG_RANGE` (a,b) of the file `VIGIL_ALARM_DIAG_FILE`.
+@Test(
+    "alarm spectrum diagnostics",
+    .enabled(if: ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG_FILE"] != nil && AlarmTestSupport.hasDevData))
+func alarmSpectrumDiagnostics() throws {
+    let env = ProcessInfo.processInfo.environment
+    let path = AlarmTestSupport.devDirectory.appendingPathComponent("audio/\(env["VIGIL_ALARM_DIAG_FILE"]!)").path
+    let range = env["VIGIL_ALARM_DIAG_RANGE", default: "0,5"].split(separator: ",").map { Double($0)! }
+    let hz = Double(env["VIGIL_ALARM_DIAG_HZ", default: "3300"])!
+    let reader = try AudioFileReader(path: path)
+    let rate = Double(reader.sampleRate)
+    let stft = ShortTimeFourierTransform(configuration: .standard(sampleRate: rate))
+    let center = stft.configuration.bin(forFrequency: hz)
+    let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096)
+    defer { buffer.deallocate() }
+    while true {
+        let n = try reader.readMono(into: buffer)
+        if n == 0 { break }
+        stft.process(UnsafeBufferPointer(rebasing: buffer[0..<n])) { frame in
+            guard frame.centerTime >= range[0] && frame.centerTime <= range[1] else { return }
+            let cells = (center - 6...center + 6).map { String(format: "%4.0f", 10 * log10(Double(frame.power[$0]) + 1e-15)) }
+            print(String(format: "%7.3f ", frame.centerTime) + cells.joined(separator: " "))
+        }
+    }
+}
