@@ -115,7 +115,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         groupCloseAfter = intervalMax + resolution
         // Dips shorter than this inside a beep (real piezo units flutter) do not split it.
         mergeGap = max(1.5 * resolution, 0.2 * pattern.offDuration)
-        emitAfter = cycleMax + Double(pattern.pulses - 1) * intervalMax + groupCloseAfter + 2 * resolution
+        emitAfter = 2 * cycleMax + Double(pattern.pulses - 1) * intervalMax + groupCloseAfter + 2 * resolution
 
         tracks = ContiguousArray(repeating: AlarmToneTrack(), count: Self.capacity)
         previousBand = [Float](repeating: 0, count: configuration.binCount)
@@ -309,7 +309,7 @@ public final class AlarmPatternDetector: SpectralDetector {
             let joining = (tr.isOn || tr.pending) && tr.onset - last <= intervalMax
             if !joining && t - last > groupCloseAfter { closeGroup(&tr, time: t, detections: &detections) }
         }
-        if tr.chainCount > 0 && tr.groupCount == 0 && !tr.isOn && !tr.pending && t - tr.chainLastGroupOnset > cycleMax + hop {
+        if tr.chainCount > 0 && tr.groupCount == 0 && !tr.isOn && !tr.pending && t - tr.chainLastGroupOnset > 2 * cycleMax + hop {
             tr.chainCount = 0
             tr.referencePower = 0
         }
@@ -406,7 +406,8 @@ public final class AlarmPatternDetector: SpectralDetector {
         let frequency = tr.groupFrequencySum / Double(count)
         if tr.chainCount > 0 {
             let cycle = first - tr.chainLastGroupOnset
-            if cycle >= cycleMin && cycle <= cycleMax {
+            // One missing group (masked by a loud background) does not break the chain.
+            if (cycle >= cycleMin && cycle <= cycleMax) || (cycle >= 2 * cycleMin && cycle <= 2 * cycleMax) {
                 tr.chainCount += 1
                 if tr.chainMeasuredOff < 16 {
                     tr.chainOff[tr.chainMeasuredOff] = first - tr.chainEnd
