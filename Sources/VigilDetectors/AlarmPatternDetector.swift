@@ -54,7 +54,7 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let prominenceOn: Float
     private let prominenceOff: Float
     private let dropRatio: Float = 0.1  // 10 dB below the beep's peak ends it
-    private let suddenDropRatio: Float = 0.25  // so does a 6 dB fall within two frames
+    private let meanDropRatio: Float = 0.2  // so does a fall 7 dB below the beep's mean power
     private let riseRatio: Float = 4  // 6 dB above the valley starts a beep
     private let absoluteFloor: Float = 1e-10  // -100 dB in a bin
     private let strayRatio: Float = 1 / 16  // beeps 12 dB below the pattern's beeps are strays
@@ -145,6 +145,16 @@ public final class AlarmPatternDetector: SpectralDetector {
         // 1. Follow the open lines.
         for i in 0..<Self.capacity where tracks[i].active {
             update(&tracks[i], power: p, time: t, detections: &detections)
+        }
+
+        // Two lines that converged on one tone: keep the one with more pattern.
+        for i in 0..<Self.capacity where tracks[i].active {
+            for j in (i + 1)..<Self.capacity where tracks[j].active && abs(tracks[i].bin - tracks[j].bin) <= 1 {
+                let si = tracks[i].chainCount * 16 + tracks[i].groupCount
+                let sj = tracks[j].chainCount * 16 + tracks[j].groupCount
+                tracks[si >= sj ? j : i].active = false
+                if si < sj { break }
+            }
         }
 
         // 2. Open lines for new prominent peaks.
@@ -265,12 +275,24 @@ public final class AlarmPatternDetector: SpectralDetector {
                 tr.beepFrequency = interpolatedFrequency(p, tr.bin)
                 tr.beepProminence = max(tr.beepProminence, e / max(neighbours, 1e-30))
             }
-            let recent = max(tr.previousPower, tr.previousPower2)
-            if !(e > tr.peakPower * dropRatio && e > recent * suddenDropRatio && e > prominenceOff * neighbours) {
+            let mean = tr.beepPowerSum / max(tr.beepFrames, 1)
+            if e > mean * 10 && e > prominenceOn * neighbours && !tr.onsetPending {
+                // A beep rising out of a weak tone in the same line: a new onset.
+                if Double(tr.beepFrames) * hop >= blipMax {
+                    tr.isOn = false
+                    endBeep(&tr, onset: tr.onset, offset: t - hop, time: t, detections: &detections)
+                }
+                startBeep(&tr, power: p, bin: m, e: e, previous: tr.previousPower, time: t)
+                tr.previousPower = e
+                return
+            }
+            tr.beepPowerSum += e
+            tr.beepFrames += 1
+            if !(e > tr.peakPower * dropRatio && e > mean * meanDropRatio && e > prominenceOff * neighbours) {
                 // Offset: where the amplitude crossed half the peak amplitude.
                 let aPrev = tr.previousPower.squareRoot()
                 let a = e.squareRoot()
-                let half = 0.5 * min(tr.peakPower, recent).squareRoot()
+                let half = 0.5 * mean.squareRoot()
                 var offset = t - hop
                 if aPrev > half && aPrev > a {
                     offset += Double(min(max((aPrev - half) / (aPrev - a), 0), 1)) * hop
@@ -300,7 +322,6 @@ public final class AlarmPatternDetector: SpectralDetector {
                 endBeep(&tr, onset: tr.onset, offset: tr.pendingOffset, time: t, detections: &detections)
             }
         }
-        tr.previousPower2 = tr.previousPower
         tr.previousPower = e
 
         // Time-outs: group complete, chain broken, line unused.
@@ -329,6 +350,8 @@ public final class AlarmPatternDetector: SpectralDetector {
         tr.onsetFrameTime = t
         tr.onset = t - 0.5 * hop
         tr.peakPower = e
+        tr.beepPowerSum = e
+        tr.beepFrames = 1
         tr.anchorBin = tr.bin
         if m >= lowBin && m <= highBin && (tr.referencePower == 0 || e > tr.referencePower * strayRatio) { tr.bin = m }
         tr.beepFrequency = interpolatedFrequency(p, tr.bin)

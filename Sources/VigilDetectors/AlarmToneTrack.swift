@@ -12,8 +12,9 @@ struct AlarmToneTrack {
     var isOn = false
     /// Power in the line at the previous frame.
     var previousPower: Float = 0
-    /// Power in the line two frames back.
-    var previousPower2: Float = 0
+    /// Sum and count of the line's power over the current beep.
+    var beepPowerSum: Float = 0
+    var beepFrames: Float = 0
     /// Peak power of the current beep, or the valley power since the last beep ended.
     var peakPower: Float = 0
     var valleyPower: Float = 0
