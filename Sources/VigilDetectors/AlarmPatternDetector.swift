@@ -70,8 +70,12 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let mergeGap: Double
 
     private static let capacity = 16
-    private var tracks: ContiguousArray<AlarmToneTrack>
-    private var previousBand: [Float]
+    // Raw storage: no copy-on-write or exclusivity checks in the per-frame path.
+    private let tracks: UnsafeMutablePointer<AlarmToneTrack>
+    private let previousBand: UnsafeMutablePointer<Float>
+    private let binCount: Int
+    /// Bit i set when `tracks[i]` is active.
+    private var activeMask: UInt32 = 0
     private var openEvent: AlarmEventRecord?
     /// Diagnostics for tests: called for every beep (onset, offset, Hz, prominence) and every
     /// closed group (first onset, beep count, valid). Nil in normal use.
@@ -117,8 +121,17 @@ public final class AlarmPatternDetector: SpectralDetector {
         mergeGap = max(1.5 * resolution, 0.2 * pattern.offDuration)
         emitAfter = 2 * cycleMax + Double(pattern.pulses - 1) * intervalMax + groupCloseAfter + 2 * resolution
 
-        tracks = ContiguousArray(repeating: AlarmToneTrack(), count: Self.capacity)
-        previousBand = [Float](repeating: 0, count: configuration.binCount)
+        tracks = .allocate(capacity: Self.capacity)
+        tracks.initialize(repeating: AlarmToneTrack(), count: Self.capacity)
+        binCount = configuration.binCount
+        previousBand = .allocate(capacity: configuration.binCount)
+        previousBand.initialize(repeating: 0, count: configuration.binCount)
+    }
+
+    deinit {
+        tracks.deinitialize(count: Self.capacity)
+        tracks.deallocate()
+        previousBand.deallocate()
     }
 
     /// A smoke alarm (T3) detector with the tolerance, confirmation cycles and sensitivity of `settings`.
@@ -137,45 +150,75 @@ public final class AlarmPatternDetector: SpectralDetector {
 
     public func process(_ frame: SpectralFrame, into detections: inout [Detection]) {
         let p = frame.power
-        guard p.count == previousBand.count else { return }
+        guard p.count == binCount, let base = p.baseAddress else { return }
         let t = frame.centerTime
         let onRatio = prominenceOn
         let floorValue = absoluteFloor
 
         // 1. Follow the open lines.
-        for i in 0..<Self.capacity where tracks[i].active {
+        var pending = activeMask
+        while pending != 0 {
+            let i = pending.trailingZeroBitCount
+            pending &= pending - 1
             update(&tracks[i], power: p, time: t, detections: &detections)
+            if !tracks[i].active { activeMask &= ~(1 << UInt32(i)) }
         }
 
         // Two lines that converged on one tone: keep the one with more pattern.
-        for i in 0..<Self.capacity where tracks[i].active {
-            for j in (i + 1)..<Self.capacity where tracks[j].active && abs(tracks[i].bin - tracks[j].bin) <= 1 {
-                let si = tracks[i].chainCount * 16 + tracks[i].groupCount
-                let sj = tracks[j].chainCount * 16 + tracks[j].groupCount
-                tracks[si >= sj ? j : i].active = false
-                if si < sj { break }
+        if activeMask.nonzeroBitCount > 1 {
+            for i in 0..<Self.capacity where activeMask & (1 << UInt32(i)) != 0 {
+                for j in (i + 1)..<Self.capacity where activeMask & (1 << UInt32(j)) != 0 {
+                    guard activeMask & (1 << UInt32(i)) != 0, abs(tracks[i].bin - tracks[j].bin) <= 1 else { continue }
+                    let si = tracks[i].chainCount * 16 + tracks[i].groupCount
+                    let sj = tracks[j].chainCount * 16 + tracks[j].groupCount
+                    let loser = si >= sj ? j : i
+                    tracks[loser].active = false
+                    activeMask &= ~(1 << UInt32(loser))
+                }
             }
         }
 
-        // 2. Open lines for new prominent peaks.
-        if let base = p.baseAddress {
-            var k = lowBin
-            while k <= highBin {
-                let v = base[k]
-                if v > floorValue && v >= base[k - 1] && v > base[k + 1] {
-                    let neighbours = (base[k - 5] + base[k - 4] + base[k - 3] + base[k + 3] + base[k + 4] + base[k + 5])
-                    if v * 6 > onRatio * neighbours && !isFollowed(bin: k) {
-                        openTrack(bin: k, power: base, time: t)
-                    }
+        // 2. Open lines for new prominent peaks (8 bins at a time).
+        let raw = UnsafeRawPointer(base)
+        let stride = MemoryLayout<Float>.stride
+        @inline(__always) func load(_ k: Int) -> SIMD8<Float> {
+            raw.loadUnaligned(fromByteOffset: k * stride, as: SIMD8<Float>.self)
+        }
+        let floorVector = SIMD8<Float>(repeating: floorValue)
+        let ratioVector = SIMD8<Float>(repeating: onRatio / 6)
+        var k = lowBin
+        while k + 8 <= highBin + 1 {
+            let v = load(k)
+            var neighbours: SIMD8<Float> = load(k - 5) + load(k - 4)
+            neighbours += load(k - 3) + load(k + 3)
+            neighbours += load(k + 4) + load(k + 5)
+            let left: SIMD8<Float> = load(k - 1)
+            let right: SIMD8<Float> = load(k + 1)
+            let threshold: SIMD8<Float> = neighbours * ratioVector
+            var mask: SIMDMask<SIMD8<Int32>> = v .> floorVector
+            mask = mask .& (v .>= left)
+            mask = mask .& (v .> right)
+            mask = mask .& (v .> threshold)
+            if any(mask) {
+                for lane in 0..<8 where mask[lane] && !isFollowed(bin: k + lane) {
+                    openTrack(bin: k + lane, power: base, time: t)
                 }
-                k += 1
             }
+            k += 8
+        }
+        while k <= highBin {
+            let v = base[k]
+            if v > floorValue && v >= base[k - 1] && v > base[k + 1] {
+                let neighbours = (base[k - 5] + base[k - 4] + base[k - 3] + base[k + 3] + base[k + 4] + base[k + 5])
+                if v * 6 > onRatio * neighbours && !isFollowed(bin: k) {
+                    openTrack(bin: k, power: base, time: t)
+                }
+            }
+            k += 1
         }
 
         // 3. Remember the band for onset refinement of new lines.
-        previousBand.withUnsafeMutableBufferPointer { dst in
-            (dst.baseAddress! + lowBin - 1).update(from: p.baseAddress! + lowBin - 1, count: highBin - lowBin + 3)
-        }
+        (previousBand + lowBin - 1).update(from: base + lowBin - 1, count: highBin - lowBin + 3)
 
         // 4. Emit the event once its pattern has stopped.
         if let event = openEvent, t > event.lastGroupOnset + emitAfter {
@@ -185,7 +228,7 @@ public final class AlarmPatternDetector: SpectralDetector {
     }
 
     public func finish(at endTime: Double, into detections: inout [Detection]) {
-        for i in 0..<Self.capacity where tracks[i].active {
+        for i in 0..<Self.capacity where activeMask & (1 << UInt32(i)) != 0 {
             if tracks[i].isOn || tracks[i].pending {
                 let offset = tracks[i].isOn ? endTime : tracks[i].pendingOffset
                 tracks[i].isOn = false
@@ -195,6 +238,7 @@ public final class AlarmPatternDetector: SpectralDetector {
             if tracks[i].groupCount > 0 { closeGroup(&tracks[i], time: endTime, detections: &detections) }
             tracks[i] = AlarmToneTrack()
         }
+        activeMask = 0
         if let event = openEvent {
             emit(event, into: &detections)
             openEvent = nil
@@ -204,15 +248,19 @@ public final class AlarmPatternDetector: SpectralDetector {
     // MARK: - Lines
 
     private func isFollowed(bin: Int) -> Bool {
-        for i in 0..<Self.capacity where tracks[i].active && abs(tracks[i].bin - bin) <= 2 { return true }
+        var pending = activeMask
+        while pending != 0 {
+            let i = pending.trailingZeroBitCount
+            pending &= pending - 1
+            if abs(tracks[i].bin - bin) <= 2 { return true }
+        }
         return false
     }
 
     private func openTrack(bin: Int, power: UnsafePointer<Float>, time: Double) {
         var slot = -1
-        for i in 0..<Self.capacity where !tracks[i].active {
-            slot = i
-            break
+        if activeMask != UInt32.max >> (32 - Self.capacity) {
+            slot = (~activeMask).trailingZeroBitCount
         }
         if slot < 0 {
             // Replace the oldest line that has no chain (a music note or other stray tone).
@@ -226,6 +274,7 @@ public final class AlarmPatternDetector: SpectralDetector {
             if slot < 0 { return }
         }
         tracks[slot].reset(bin: bin)
+        activeMask |= 1 << UInt32(slot)
         diagnosticGroup?(time, 1000 + bin, false)
         let e = power[bin]
         tracks[slot].valleyPower = previousBand[bin]
