@@ -57,7 +57,7 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let meanDropRatio: Float = 0.2  // so does a fall 7 dB below the beep's mean power
     private let riseRatio: Float = 4  // 6 dB above the valley starts a beep
     private let absoluteFloor: Float = 1e-10  // -100 dB in a bin
-    private let strayRatio: Float = 1 / 16  // beeps 12 dB below the pattern's beeps are strays
+    private let strayRatio: Float = 1 / 40  // beeps 16 dB below the pattern's beeps are strays
     private let intervalMin: Double
     private let intervalMax: Double
     private let onMin: Double
@@ -68,6 +68,8 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let groupCloseAfter: Double
     private let emitAfter: Double
     private let mergeGap: Double
+    /// Whether a shallow dip followed by a rise splits a beep (short-beep patterns under reverberation).
+    private let splitsShallowDips: Bool
 
     private static let capacity = 16
     // Raw storage: no copy-on-write or exclusivity checks in the per-frame path.
@@ -119,6 +121,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         groupCloseAfter = intervalMax + resolution
         // Dips shorter than this inside a beep (real piezo units flutter) do not split it.
         mergeGap = max(1.5 * resolution, 0.2 * pattern.offDuration)
+        splitsShallowDips = pattern.offDuration < 0.3
         emitAfter = 2 * cycleMax + Double(pattern.pulses - 1) * intervalMax + groupCloseAfter + 2 * resolution
 
         tracks = .allocate(capacity: Self.capacity)
@@ -314,18 +317,8 @@ public final class AlarmPatternDetector: SpectralDetector {
                 }
                 tr.onsetPending = false
             }
-            if e > tr.peakPower {
-                tr.peakPower = e
-                if m >= lowBin && m <= highBin && abs(m - tr.anchorBin) <= 1
-                    && (tr.referencePower == 0 || e > tr.referencePower * strayRatio)
-                {
-                    tr.bin = m
-                }
-                tr.beepFrequency = interpolatedFrequency(p, tr.bin)
-                tr.beepProminence = max(tr.beepProminence, e / max(neighbours, 1e-30))
-            }
             let mean = tr.beepPowerSum / max(tr.beepFrames, 1)
-            if e > mean * 10 && e > prominenceOn * neighbours && !tr.onsetPending {
+            if tr.beepFrames >= 2 && e > mean * 10 && e > prominenceOn * neighbours {
                 // A beep rising out of a weak tone in the same line: a new onset.
                 if Double(tr.beepFrames) * hop >= blipMax {
                     tr.isOn = false
@@ -334,6 +327,32 @@ public final class AlarmPatternDetector: SpectralDetector {
                 startBeep(&tr, power: p, bin: m, e: e, previous: tr.previousPower, time: t)
                 tr.previousPower = e
                 return
+            }
+            if splitsShallowDips && tr.beepFrames >= 3 && tr.dipPower < tr.peakPower * 0.4 && e > tr.dipPower * 3.2
+                && e > tr.peakPower * 0.3
+                && e > prominenceOn * neighbours
+            {
+                // Reverberation filled the gap between two short beeps: a dip of 4 dB and a rise of 5 dB.
+                tr.isOn = false
+                endBeep(&tr, onset: tr.onset, offset: max(tr.onset, tr.dipTime - 0.5 * hop), time: t, detections: &detections)
+                startBeep(&tr, power: p, bin: m, e: e, previous: tr.previousPower, time: t)
+                tr.previousPower = e
+                return
+            }
+            if e < tr.dipPower {
+                tr.dipPower = e
+                tr.dipTime = t
+            }
+            if e > tr.peakPower {
+                tr.peakPower = e
+                tr.dipPower = e
+                if m >= lowBin && m <= highBin && abs(m - tr.anchorBin) <= 1
+                    && (tr.referencePower == 0 || e > tr.referencePower * strayRatio)
+                {
+                    tr.bin = m
+                }
+                tr.beepFrequency = interpolatedFrequency(p, tr.bin)
+                tr.beepProminence = max(tr.beepProminence, e / max(neighbours, 1e-30))
             }
             tr.beepPowerSum += e
             tr.beepFrames += 1
@@ -399,6 +418,8 @@ public final class AlarmPatternDetector: SpectralDetector {
         tr.onsetFrameTime = t
         tr.onset = t - 0.5 * hop
         tr.peakPower = e
+        tr.dipPower = e
+        tr.dipTime = t
         tr.beepPowerSum = e
         tr.beepFrames = 1
         tr.anchorBin = tr.bin
@@ -433,6 +454,11 @@ public final class AlarmPatternDetector: SpectralDetector {
             return
         }
         if duration < blipMax { return }
+        if onset - tr.lastBeepOffset < 0.035 && tr.peakPower < tr.lastBeepPeak * 0.1 {
+            return  // a reverberant tail right after a beep (the direct sound's end left a notch)
+        }
+        tr.lastBeepOffset = offset
+        tr.lastBeepPeak = tr.peakPower
         let valid = duration >= onMin && duration <= onMax
         if tr.groupCount > 0 && tr.peakPower * strayRatio > tr.groupPeakPower && tr.chainCount == 0 {
             tr.groupCount = 0  // the group so far was stray tone under this much stronger beep

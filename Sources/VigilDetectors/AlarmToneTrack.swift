@@ -12,6 +12,12 @@ struct AlarmToneTrack {
     var isOn = false
     /// Power in the line at the previous frame.
     var previousPower: Float = 0
+    /// Lowest power since the last peak of the current beep, and when (reverberant gaps).
+    var dipPower: Float = 0
+    var dipTime: Double = 0
+    /// Offset and peak power of the previous beep (to recognise reverberant tails).
+    var lastBeepOffset: Double = -1
+    var lastBeepPeak: Float = 0
     /// Sum and count of the line's power over the current beep.
     var beepPowerSum: Float = 0
     var beepFrames: Float = 0

@@ -12,6 +12,7 @@ extension SignalBuffer {
         let b = min(samples.count, a + Int(((duration ?? (self.duration - start)) * sampleRate).rounded()))
         guard b > a else { return }
         var mix = [Float](repeating: 0, count: b - a)
+        var weights = [Double](repeating: 0, count: 17)
         for _ in 0..<max(1, voices) {
             var pitch = 90 + 170 * Double(generator.nextSignedUnit() * 0.5 + 0.5)
             var phase = 0.0
@@ -25,24 +26,31 @@ extension SignalBuffer {
                 let glide = Double(generator.nextSignedUnit()) * 0.3
                 pitch = min(max(pitch * (1 + 0.1 * Double(generator.nextSignedUnit())), 85), 280)
                 let n = min(syllable, mix.count - t)
-                let maxHarmonic = min(40, Int(min(4000, sampleRate / 2 * 0.9) / pitch))
+                // Harmonics up to 16 (below 4 kHz and Nyquist), weighted by two formants.
+                let maxHarmonic = max(1, min(16, Int(min(4000, sampleRate / 2 * 0.9) / (pitch * 1.3))))
+                for h in 1...maxHarmonic {
+                    let f = Double(h) * pitch
+                    let d1 = (f - f1) / 150
+                    let d2 = (f - f2) / 250
+                    weights[h] = (exp(-d1 * d1) + 0.5 * exp(-d2 * d2) + 0.05) / Double(h).squareRoot()
+                }
                 for j in 0..<n {
                     let progress = Double(j) / Double(max(n, 1))
-                    let f0 = pitch * (1 + glide * progress)
-                    phase += 2 * Double.pi * f0 / sampleRate
-                    if phase > 2 * Double.pi * 1000 { phase -= 2 * Double.pi * 1000 }
-                    let envelope = sin(Double.pi * progress)
+                    phase += 2 * Double.pi * pitch * (1 + glide * progress) / sampleRate
+                    if phase > 2 * Double.pi { phase -= 2 * Double.pi }
+                    // sin(h x) by the Chebyshev recurrence.
+                    let s1 = sin(phase)
+                    let c2 = 2 * cos(phase)
+                    var previous = 0.0
+                    var current = s1
                     var v = 0.0
-                    var h = 1
-                    while h <= maxHarmonic {
-                        let f = Double(h) * f0
-                        let d1 = (f - f1) / 150
-                        let d2 = (f - f2) / 250
-                        let weight = (exp(-d1 * d1) + 0.5 * exp(-d2 * d2) + 0.05) / Double(h).squareRoot()
-                        v += weight * sin(Double(h) * phase)
-                        h += 1
+                    for h in 1...maxHarmonic {
+                        v += weights[h] * current
+                        let next = c2 * current - previous
+                        previous = current
+                        current = next
                     }
-                    mix[t + j] += Float(envelope * v)
+                    mix[t + j] += Float(sin(Double.pi * progress) * v)
                 }
                 t += n + pause
             }
@@ -80,6 +88,27 @@ extension SignalBuffer {
             t += n
         }
         add(mix, at: a, dBFS: dBFS)
+    }
+
+    /// Adds pink-like noise (about -3 dB per octave, Paul Kellet's filter) at `dBFS` RMS over the
+    /// whole buffer: closer to vacuum, kitchen and street noise than white noise.
+    public mutating func addPinkNoise(dBFS: Double, generator: inout SeededGenerator) {
+        var noise = [Float](repeating: 0, count: samples.count)
+        var b0: Float = 0, b1: Float = 0, b2: Float = 0, b3: Float = 0, b4: Float = 0, b5: Float = 0, b6: Float = 0
+        for i in noise.indices {
+            // Near-Gaussian from four uniforms: cheaper than Box-Muller.
+            let w = (generator.nextSignedUnit() + generator.nextSignedUnit() + generator.nextSignedUnit()
+                + generator.nextSignedUnit()) * 0.866
+            b0 = 0.99886 * b0 + w * 0.0555179
+            b1 = 0.99332 * b1 + w * 0.0750759
+            b2 = 0.96900 * b2 + w * 0.1538520
+            b3 = 0.86650 * b3 + w * 0.3104856
+            b4 = 0.55000 * b4 + w * 0.5329522
+            b5 = -0.7616 * b5 - w * 0.0168980
+            noise[i] = b0 + b1 + b2 + b3 + b4 + b5 + b6 + w * 0.5362
+            b6 = w * 0.115926
+        }
+        add(noise, at: 0, dBFS: dBFS)
     }
 
     /// Adds `component` from sample `offset`, scaled so that its RMS is `dBFS`.

@@ -68,3 +68,34 @@ func alarmSpectrumDiagnostics() throws {
         }
     }
 }
+
+/// Prints the detections of a few synthesized scenarios (VIGIL_ALARM_DIAG_SYNTH=1).
+@Test("alarm synthetic diagnostics", .enabled(if: ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG_SYNTH"] != nil))
+func alarmSyntheticDiagnostics() {
+    var a = AlarmScenario.temporalFour(.piezo(hz: 3900, drift: 0.01))
+    a.sampleRate = 48_000
+    var b = AlarmScenario.temporalFour(.square(hz: 520), realUnit: true)
+    b.sampleRate = 48_000
+    var c = AlarmScenario.temporalFour(.piezo(hz: 3300, drift: 0))
+    c.restartAfter = 2.5 * c.cycle
+    var list = [a, b, c]
+    if let spec = ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG_VARIANT"] {
+        // pulses,seed,ebr,background
+        let f = spec.split(separator: ",").map(String.init)
+        list = [AlarmSyntheticTests.variant(pulses: Int(f[0])!, seed: UInt64(f[1])!, ebr: Double(f[2])!, background: AlarmScenario.Background(rawValue: f[3])!)]
+    }
+    for s in list {
+        let (samples, bursts) = s.render()
+        for pattern in [s.pulses == 3 ? AlarmPattern.temporalThree : .temporalFour] {
+            let d = AlarmPatternDetector(pattern: pattern, configuration: .standard(sampleRate: s.sampleRate))
+            var lines: [String] = []
+            d.diagnosticBeep = { (on: Double, off: Double, hz: Double, prom: Float) in
+                if off - on > 0.04 { lines.append(String(format: "  beep %.3f-%.3f (%.3f) %.0f Hz prom %.1f dB", on, off, off - on, hz, 10 * log10(Double(prom)))) }
+            }
+            d.diagnosticGroup = { first, count, valid in if count > 0 { lines.append(String(format: "  GROUP at %.3f n=%d %@", first, count, valid ? "valid" : "invalid")) } }
+            let det = AlarmTestSupport.run([d], samples: samples, sampleRate: s.sampleRate)
+            print("== \(s) bursts \(bursts): \(det.map { String(format: "%.2f-%.2f at %.2f", $0.start, $0.end, $0.detectedAt) })")
+            lines.forEach { print($0) }
+        }
+    }
+}

@@ -61,7 +61,7 @@ struct AlarmRealDataTests {
                     update(&byLabel[key, default: Score()], ref: ref, match: match.map { detections[$0] }, confirmable: confirmable)
                 }
                 update(&byBucket["\(ref.label) \(bucket)", default: Score()], ref: ref, match: match.map { detections[$0] }, confirmable: confirmable)
-                let coarse = (ref.eventToBackgroundDB ?? 99) >= -6 ? ">= -6 dB" : "-12 dB"
+                let coarse = (ref.eventToBackgroundDB ?? 99) >= -6 ? "[>= -6 dB]" : "[<= -12 dB]"
                 update(&byBucket["\(ref.label) \(coarse)", default: Score()], ref: ref, match: match.map { detections[$0] }, confirmable: confirmable)
                 if let m = match { used.insert(m) }
             }
@@ -93,10 +93,10 @@ struct AlarmRealDataTests {
             let limit = label == "smokeAlarm" ? 2 * 4.0 + 0.5 : 2 * 5.8 + 0.5
             #expect(median(s.latencies) <= limit, "\(label) median latency")
         }
-        for (key, s) in byBucket where key.hasSuffix(">= -6 dB") {
+        for (key, s) in byBucket where key.hasSuffix("[>= -6 dB]") {
             #expect(Double(s.confirmableHits) >= 0.98 * Double(s.confirmable), "\(key) recall")
         }
-        for (key, s) in byBucket where key.hasSuffix("-12 dB") && !key.contains(">=") {
+        for (key, s) in byBucket where key.hasSuffix("[<= -12 dB]") {
             #expect(Double(s.confirmableHits) >= 0.9 * Double(s.confirmable), "\(key) recall")
         }
     }
