@@ -60,6 +60,8 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let strayRatio: Float = 1 / 40  // beeps 16 dB below the pattern's beeps are strays
     private let intervalMin: Double
     private let intervalMax: Double
+    private let intervalLooseMin: Double
+    private let intervalLooseMax: Double
     private let onMin: Double
     private let onMax: Double
     private let blipMax: Double
@@ -112,17 +114,20 @@ public final class AlarmPatternDetector: SpectralDetector {
         let period = pattern.period
         intervalMin = period * (1 - tol) - resolution
         intervalMax = period * (1 + tol) + resolution
+        // Single intervals may deviate twice as much (onsets measured in noise); their mean may not.
+        intervalLooseMin = period * (1 - 2 * tol) - resolution
+        intervalLooseMax = period * (1 + 2 * tol) + resolution
         onMin = pattern.onDuration * (1 - tol) - 2 * resolution
         // Reverberation lengthens measured beeps; never beyond the shortest period.
         onMax = min(pattern.onDuration * (1 + tol) + max(0.05, 0.25 * pattern.onDuration) + resolution, intervalMin)
         blipMax = 0.5 * pattern.onDuration
         cycleMin = pattern.cycle * (1 - tol) - resolution
         cycleMax = pattern.cycle * (1 + tol) + resolution
-        groupCloseAfter = intervalMax + resolution
+        groupCloseAfter = intervalLooseMax + resolution
         // Dips shorter than this inside a beep (real piezo units flutter) do not split it.
         mergeGap = max(1.5 * resolution, 0.2 * pattern.offDuration)
         splitsShallowDips = pattern.offDuration < 0.3
-        emitAfter = 2 * cycleMax + Double(pattern.pulses - 1) * intervalMax + groupCloseAfter + 2 * resolution
+        emitAfter = 2 * cycleMax + Double(pattern.pulses - 1) * intervalLooseMax + groupCloseAfter + 2 * resolution
 
         tracks = .allocate(capacity: Self.capacity)
         tracks.initialize(repeating: AlarmToneTrack(), count: Self.capacity)
@@ -395,7 +400,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         // Time-outs: group complete, chain broken, line unused.
         if tr.groupCount > 0 {
             let last = tr.groupOnsets[tr.groupCount - 1]
-            let joining = (tr.isOn || tr.pending) && tr.onset - last <= intervalMax
+            let joining = (tr.isOn || tr.pending) && tr.onset - last <= intervalLooseMax
             if !joining && t - last > groupCloseAfter { closeGroup(&tr, time: t, detections: &detections) }
         }
         if tr.chainCount > 0 && tr.groupCount == 0 && !tr.isOn && !tr.pending && t - tr.chainLastGroupOnset > 2 * cycleMax + hop {
@@ -467,8 +472,8 @@ public final class AlarmPatternDetector: SpectralDetector {
         if valid { tr.referencePower = max(tr.referencePower, tr.peakPower) }
         if tr.groupCount > 0 {
             let interval = onset - tr.groupOnsets[tr.groupCount - 1]
-            if interval <= intervalMax {
-                if interval < intervalMin || !valid { tr.groupInvalid = true }
+            if interval <= intervalLooseMax {
+                if interval < intervalLooseMin || !valid { tr.groupInvalid = true }
                 if tr.groupCount < 8 {
                     tr.groupOnsets[tr.groupCount] = onset
                     tr.groupOffsets[tr.groupCount] = offset
@@ -492,7 +497,11 @@ public final class AlarmPatternDetector: SpectralDetector {
 
     private func closeGroup(_ tr: inout AlarmToneTrack, time t: Double, detections: inout [Detection]) {
         let count = tr.groupCount
-        let valid = !tr.groupInvalid && count == pattern.pulses
+        var valid = !tr.groupInvalid && count == pattern.pulses
+        if valid {
+            let meanPeriod = (tr.groupOnsets[count - 1] - tr.groupOnsets[0]) / Double(count - 1)
+            valid = meanPeriod >= intervalMin && meanPeriod <= intervalMax
+        }
         tr.groupCount = 0
         tr.groupInvalid = false
         diagnosticGroup?(tr.groupOnsets[0], count, valid)

@@ -94,39 +94,35 @@ struct AlarmSyntheticTests {
         return s
     }
 
-    @Test("recall over backgrounds (noise, babble, music) at 0, -6 and -12 dB, with reverberation")
-    func recallMatrix() {
-        var rows: [String] = []
-        for pulses in [3, 4] {
-            let trigger: EventTriggerType = pulses == 3 ? .smokeAlarm : .coAlarm
-            for ebr in [0.0, -6, -12] {
-                var hits = 0
-                var total = 0
-                var latencies: [Double] = []
-                var misses: [String] = []
-                for background in [AlarmScenario.Background.noise, .babble, .music] {
-                    for seed in UInt64(0)..<4 {
-                        let s = Self.variant(pulses: pulses, seed: seed, ebr: ebr, background: background)
-                        let outcome = Self.evaluate(s, trigger: trigger)
-                        total += 1
-                        #expect(outcome.wrongTrigger.isEmpty, "\(s) reported as \(outcome.wrongTrigger.map(\.trigger))")
-                        if let d = outcome.hit {
-                            hits += 1
-                            latencies.append(d.detectedAt - d.start)
-                        } else {
-                            misses.append(s.description)
-                        }
-                    }
+    @Test(
+        "recall over backgrounds (pink noise, babble, music), with reverberation",
+        arguments: [3, 4], [0.0, -6, -12])
+    func recallMatrix(pulses: Int, ebr: Double) {
+        let trigger: EventTriggerType = pulses == 3 ? .smokeAlarm : .coAlarm
+        var hits = 0
+        var total = 0
+        var latencies: [Double] = []
+        var misses: [String] = []
+        for background in [AlarmScenario.Background.noise, .babble, .music] {
+            for seed in UInt64(0)..<4 {
+                let s = Self.variant(pulses: pulses, seed: seed, ebr: ebr, background: background)
+                let outcome = Self.evaluate(s, trigger: trigger)
+                total += 1
+                #expect(outcome.wrongTrigger.isEmpty, "\(s) reported as \(outcome.wrongTrigger.map(\.trigger))")
+                if let d = outcome.hit {
+                    hits += 1
+                    latencies.append(d.detectedAt - d.start)
+                } else {
+                    misses.append(s.description)
                 }
-                let recall = Double(hits) / Double(total)
-                rows.append("\(trigger.rawValue) \(Int(ebr)) dB: recall \(hits)/\(total) = \(fmt(recall)), median latency \(fmt(median(latencies))) s")
-                for m in misses { rows.append("   miss: \(m)") }
-                #expect(recall >= (ebr >= -6 ? 0.98 : 0.9), "\(trigger) at \(ebr) dB: \(misses)")
-                let cycle = pulses == 3 ? 4.0 : 5.8
-                #expect(median(latencies) <= 2 * cycle + 0.5)
             }
         }
-        print("== synthesized alarm recall ==\n" + rows.joined(separator: "\n"))
+        let recall = Double(hits) / Double(total)
+        print("== synthesized \(trigger.rawValue) at \(Int(ebr)) dB: recall \(hits)/\(total) = \(fmt(recall)), median latency \(fmt(median(latencies))) s"
+            + misses.map { "\n   miss: \($0)" }.joined())
+        #expect(recall >= (ebr >= -6 ? 0.98 : 0.9), "\(trigger) at \(ebr) dB: \(misses)")
+        let cycle = pulses == 3 ? 4.0 : 5.8
+        #expect(median(latencies) <= 2 * cycle + 0.5)
     }
 
     /// Imposters: near-miss rhythms, tones, music and speech. None may be reported.
