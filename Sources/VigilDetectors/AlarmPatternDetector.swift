@@ -73,18 +73,21 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// Whether a shallow dip followed by a rise splits a beep (short-beep patterns under reverberation).
     private let splitsShallowDips: Bool
 
-    private static let capacity = 16
+    private static let capacity = 32
+    private static let chainCapacity = 8
     // Raw storage: no copy-on-write or exclusivity checks in the per-frame path.
     private let tracks: UnsafeMutablePointer<AlarmToneTrack>
     private let previousBand: UnsafeMutablePointer<Float>
     private let binCount: Int
     /// Bit i set when `tracks[i]` is active.
     private var activeMask: UInt32 = 0
-    private var openEvent: AlarmEventRecord?
+    private var chains: [AlarmChain] = []
+    private let sameGroupWindow: Double
     /// Diagnostics for tests: called for every beep (onset, offset, Hz, prominence) and every
     /// closed group (first onset, beep count, valid). Nil in normal use.
     var diagnosticBeep: ((Double, Double, Double, Float) -> Void)?
     var diagnosticGroup: ((Double, Int, Bool) -> Void)?
+    var diagnosticLine: ((String) -> Void)?
 
     /// Creates a detector for `pattern` on frames of `configuration`.
     /// - Parameters:
@@ -127,6 +130,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         // Dips shorter than this inside a beep (real piezo units flutter) do not split it.
         mergeGap = max(1.5 * resolution, 0.2 * pattern.offDuration)
         splitsShallowDips = pattern.offDuration < 0.3
+        sameGroupWindow = min(0.1, 0.4 * pattern.period)
         emitAfter = 2 * cycleMax + Double(pattern.pulses - 1) * intervalLooseMax + groupCloseAfter + 2 * resolution
 
         tracks = .allocate(capacity: Self.capacity)
@@ -134,6 +138,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         binCount = configuration.binCount
         previousBand = .allocate(capacity: configuration.binCount)
         previousBand.initialize(repeating: 0, count: configuration.binCount)
+        chains.reserveCapacity(Self.chainCapacity)
     }
 
     deinit {
@@ -177,11 +182,13 @@ public final class AlarmPatternDetector: SpectralDetector {
             for i in 0..<Self.capacity where activeMask & (1 << UInt32(i)) != 0 {
                 for j in (i + 1)..<Self.capacity where activeMask & (1 << UInt32(j)) != 0 {
                     guard activeMask & (1 << UInt32(i)) != 0, abs(tracks[i].bin - tracks[j].bin) <= 1 else { continue }
-                    let si = tracks[i].chainCount * 16 + tracks[i].groupCount
-                    let sj = tracks[j].chainCount * 16 + tracks[j].groupCount
-                    let loser = si >= sj ? j : i
+                    // More beeps collected wins; then the louder line.
+                    let si = tracks[i].groupCount
+                    let sj = tracks[j].groupCount
+                    let loser = si != sj ? (si > sj ? j : i) : (tracks[i].previousPower >= tracks[j].previousPower ? j : i)
                     tracks[loser].active = false
                     activeMask &= ~(1 << UInt32(loser))
+                    diagnosticLine?("converged: killed bin \(tracks[loser].bin)")
                 }
             }
         }
@@ -228,11 +235,8 @@ public final class AlarmPatternDetector: SpectralDetector {
         // 3. Remember the band for onset refinement of new lines.
         (previousBand + lowBin - 1).update(from: base + lowBin - 1, count: highBin - lowBin + 3)
 
-        // 4. Emit the event once its pattern has stopped.
-        if let event = openEvent, t > event.lastGroupOnset + emitAfter {
-            emit(event, into: &detections)
-            openEvent = nil
-        }
+        // 4. Emit the events whose pattern has stopped.
+        if !chains.isEmpty { expireChains(at: t, into: &detections) }
     }
 
     public func finish(at endTime: Double, into detections: inout [Detection]) {
@@ -247,10 +251,9 @@ public final class AlarmPatternDetector: SpectralDetector {
             tracks[i] = AlarmToneTrack()
         }
         activeMask = 0
-        if let event = openEvent {
-            emit(event, into: &detections)
-            openEvent = nil
-        }
+        for i in chains.indices { chains[i].finished = true }
+        emitFinishedChains(into: &detections)
+        chains.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Lines
@@ -260,7 +263,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         while pending != 0 {
             let i = pending.trailingZeroBitCount
             pending &= pending - 1
-            if abs(tracks[i].bin - bin) <= 2 { return true }
+            if abs(tracks[i].bin - bin) <= 1 { return true }
         }
         return false
     }
@@ -271,11 +274,12 @@ public final class AlarmPatternDetector: SpectralDetector {
             slot = (~activeMask).trailingZeroBitCount
         }
         if slot < 0 {
-            // Replace the oldest line that has no chain (a music note or other stray tone).
-            var oldest = Double.infinity
-            for i in 0..<Self.capacity where tracks[i].chainCount == 0 && tracks[i].groupCount == 0 {
-                if tracks[i].onset < oldest {
-                    oldest = tracks[i].onset
+            // Replace the weakest line that collects no group (a quiet one first), if weaker than this peak.
+            var weakest = power[bin]
+            for i in 0..<Self.capacity where tracks[i].groupCount == 0 && !tracks[i].pending {
+                let strength: Float = tracks[i].isOn ? tracks[i].peakPower : 0
+                if strength < weakest {
+                    weakest = strength
                     slot = i
                 }
             }
@@ -305,6 +309,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         if p[c - 1] > e { m = c - 1; e = p[c - 1] }
         if p[c + 1] > e { m = c + 1; e = p[c + 1] }
         let neighbours = neighbourMean(p, m)
+        diagnosticLine?("t=\(t) bin=\(c) m=\(m) on=\(tr.isOn) pend=\(tr.pending) e=\(10 * log10(e)) prom=\(10 * log10(e / neighbours)) peak=\(10 * log10(tr.peakPower)) valley=\(10 * log10(tr.valleyPower)) g=\(tr.groupCount)")
 
         if tr.isOn {
             if tr.onsetPending {
@@ -403,10 +408,6 @@ public final class AlarmPatternDetector: SpectralDetector {
             let joining = (tr.isOn || tr.pending) && tr.onset - last <= intervalLooseMax
             if !joining && t - last > groupCloseAfter { closeGroup(&tr, time: t, detections: &detections) }
         }
-        if tr.chainCount > 0 && tr.groupCount == 0 && !tr.isOn && !tr.pending && t - tr.chainLastGroupOnset > 2 * cycleMax + hop {
-            tr.chainCount = 0
-            tr.referencePower = 0
-        }
         if tr.isIdle {
             tr.active = false
             diagnosticGroup?(t, -tr.bin, false)
@@ -465,7 +466,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         tr.lastBeepOffset = offset
         tr.lastBeepPeak = tr.peakPower
         let valid = duration >= onMin && duration <= onMax
-        if tr.groupCount > 0 && tr.peakPower * strayRatio > tr.groupPeakPower && tr.chainCount == 0 {
+        if tr.groupCount > 0 && tr.peakPower * strayRatio > tr.groupPeakPower {
             tr.groupCount = 0  // the group so far was stray tone under this much stronger beep
             tr.groupInvalid = false
         }
@@ -480,6 +481,7 @@ public final class AlarmPatternDetector: SpectralDetector {
                     tr.groupCount += 1
                     tr.groupFrequencySum += tr.beepFrequency
                     tr.groupPeakPower = max(tr.groupPeakPower, tr.peakPower)
+                    tr.groupProminence = max(tr.groupProminence, tr.beepProminence)
                 } else {
                     tr.groupInvalid = true
                 }
@@ -493,6 +495,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         tr.groupInvalid = !valid
         tr.groupFrequencySum = tr.beepFrequency
         tr.groupPeakPower = tr.peakPower
+        tr.groupProminence = tr.beepProminence
     }
 
     private func closeGroup(_ tr: inout AlarmToneTrack, time t: Double, detections: inout [Detection]) {
@@ -504,112 +507,142 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
         tr.groupCount = 0
         tr.groupInvalid = false
+        tr.referencePower = 0
         diagnosticGroup?(tr.groupOnsets[0], count, valid)
-        guard valid else {
-            if tr.chainCount == 0 { tr.referencePower = 0 }
-            return
-        }  // stray beeps between groups do not break a chain
+        guard valid else { return }  // stray beeps between groups do not break a chain
+        report(tr, count: count, time: t)
+    }
+
+    /// A valid group closed on line `tr` at media time `t`: join it to a chain.
+    private func report(_ tr: AlarmToneTrack, count: Int, time t: Double) {
         let first = tr.groupOnsets[0]
+        let last = tr.groupOffsets[count - 1]
         let frequency = tr.groupFrequencySum / Double(count)
-        if tr.chainCount > 0 {
-            let cycle = first - tr.chainLastGroupOnset
-            // One missing group (masked by a loud background) does not break the chain.
-            if (cycle >= cycleMin && cycle <= cycleMax) || (cycle >= 2 * cycleMin && cycle <= 2 * cycleMax) {
-                tr.chainCount += 1
-                if tr.chainMeasuredOff < 16 {
-                    tr.chainOff[tr.chainMeasuredOff] = first - tr.chainEnd
-                    tr.chainMeasuredOff += 1
-                }
-            } else {
-                tr.chainCount = 0
-            }
-        }
-        if tr.chainCount == 0 {
-            tr.chainCount = 1
-            tr.chainStart = first
-            tr.chainMeasuredOn = 0
-            tr.chainMeasuredOff = 0
-            tr.chainProminence = 0
-            tr.chainFrequency = frequency
-        }
-        for i in 0..<count {
-            if tr.chainMeasuredOn < 16 {
-                tr.chainOn[tr.chainMeasuredOn] = tr.groupOffsets[i] - tr.groupOnsets[i]
-                tr.chainMeasuredOn += 1
-            }
-            if i + 1 < count && tr.chainMeasuredOff < 16 {
-                tr.chainOff[tr.chainMeasuredOff] = tr.groupOnsets[i + 1] - tr.groupOffsets[i]
-                tr.chainMeasuredOff += 1
-            }
-        }
-        tr.chainProminence = max(tr.chainProminence, tr.beepProminence)
-        tr.chainFrequency = 0.5 * (tr.chainFrequency + frequency)
-        tr.chainLastGroupOnset = first
-        tr.chainEnd = tr.groupOffsets[count - 1]
-        if tr.chainCount >= confirmationCycles {
-            if tr.chainCount == confirmationCycles { tr.chainConfirmedAt = t }
-            report(tr, time: t, detections: &detections)
-        }
-    }
+        let prominence = tr.groupProminence
 
-    private func report(_ tr: AlarmToneTrack, time t: Double, detections: inout [Detection]) {
-        let prominenceDB = 10 * log10(Double(max(tr.chainProminence, 1e-6)))
-        if var event = openEvent, tr.chainStart <= event.end + pattern.cycle {
-            event.start = min(event.start, tr.chainStart)
-            event.detectedAt = min(event.detectedAt, tr.chainConfirmedAt)
-            event.end = max(event.end, tr.chainEnd)
-            event.lastGroupOnset = max(event.lastGroupOnset, tr.chainLastGroupOnset)
-            if tr.chainCount > event.cycles || (tr.chainCount == event.cycles && prominenceDB > event.prominenceDB) {
-                event.cycles = tr.chainCount
-                event.toneHz = tr.chainFrequency
-                event.prominenceDB = prominenceDB
-                event.onDurations = measured(tr.chainOn, tr.chainMeasuredOn)
-                event.offDurations = measured(tr.chainOff, tr.chainMeasuredOff)
-            }
-            if !event.lineFrequencies.contains(where: { abs($0 - tr.chainFrequency) < 3 * binWidth }),
-                event.lineFrequencies.count < 16
-            {
-                event.lineFrequencies.append(tr.chainFrequency)
-            }
-            openEvent = event
+        // The same group seen on another line of the same source.
+        for i in chains.indices where !chains[i].finished && abs(chains[i].lastGroupOnset - first) < sameGroupWindow {
+            chains[i].end = max(chains[i].end, last)
+            addLine(frequency, prominence: prominence, to: &chains[i])
             return
         }
-        if let previous = openEvent { emit(previous, into: &detections) }
-        openEvent = AlarmEventRecord(
-            start: tr.chainStart, detectedAt: tr.chainConfirmedAt, end: tr.chainEnd,
-            lastGroupOnset: tr.chainLastGroupOnset, toneHz: tr.chainFrequency, cycles: tr.chainCount,
-            onDurations: measured(tr.chainOn, tr.chainMeasuredOn), offDurations: measured(tr.chainOff, tr.chainMeasuredOff),
-            lineFrequencies: [tr.chainFrequency], prominenceDB: prominenceDB)
+        // The next group of a chain (one cycle later, or two when one group was masked).
+        var best = -1
+        for i in chains.indices where !chains[i].finished && isCompatible(frequency, chains[i]) {
+            let d = first - chains[i].lastGroupOnset
+            let fits = (d >= cycleMin && d <= cycleMax) || (d >= 2 * cycleMin && d <= 2 * cycleMax)
+            if fits && (best < 0 || chains[i].count > chains[best].count) { best = i }
+        }
+        if best >= 0 {
+            var chain = chains[best]
+            if chain.cycles.count < 16 { chain.cycles.append(rounded(first - chain.lastGroupOnset)) }
+            chain.count += 1
+            chain.lastGroupOnset = first
+            chain.end = last
+            record(tr, count: count, into: &chain)
+            addLine(frequency, prominence: prominence, to: &chain)
+            if chain.count == confirmationCycles { chain.confirmedAt = t }
+            chains[best] = chain
+            return
+        }
+        if chains.count >= Self.chainCapacity {
+            // Drop the oldest unconfirmed chain to make room.
+            guard let oldest = chains.indices.filter({ chains[$0].confirmedAt == nil })
+                .min(by: { chains[$0].lastGroupOnset < chains[$1].lastGroupOnset })
+            else { return }
+            chains.remove(at: oldest)
+        }
+        var chain = AlarmChain(
+            start: first, lastGroupOnset: first, end: last, count: 1,
+            confirmedAt: confirmationCycles == 1 ? t : nil, toneHz: frequency, prominence: prominence,
+            lines: [frequency], onDurations: [], offDurations: [], cycles: [])
+        chain.lines.reserveCapacity(16)
+        chain.onDurations.reserveCapacity(16)
+        chain.offDurations.reserveCapacity(16)
+        record(tr, count: count, into: &chain)
+        chains.append(chain)
     }
 
-    private func measured(_ values: SIMD16<Double>, _ count: Int) -> [Double] {
-        (0..<count).map { (values[$0] * 1000).rounded() / 1000 }
+    private func record(_ tr: AlarmToneTrack, count: Int, into chain: inout AlarmChain) {
+        for i in 0..<count {
+            if chain.onDurations.count < 16 { chain.onDurations.append(rounded(tr.groupOffsets[i] - tr.groupOnsets[i])) }
+            if i + 1 < count && chain.offDurations.count < 16 {
+                chain.offDurations.append(rounded(tr.groupOnsets[i + 1] - tr.groupOffsets[i]))
+            }
+        }
     }
 
-    private func emit(_ event: AlarmEventRecord, into detections: inout [Detection]) {
-        let lines = event.lineFrequencies.sorted()
+    private func addLine(_ frequency: Double, prominence: Float, to chain: inout AlarmChain) {
+        if prominence > chain.prominence {
+            chain.prominence = prominence
+            chain.toneHz = frequency
+        }
+        if chain.lines.count < 16 && !chain.lines.contains(where: { abs($0 - frequency) <= 0.03 * $0 + binWidth }) {
+            chain.lines.append(frequency)
+        }
+    }
+
+    /// Whether a group at `frequency` can continue `chain`: one of its lines, or an odd harmonic
+    /// relation with its tone (the 520 Hz square wave family).
+    private func isCompatible(_ frequency: Double, _ chain: AlarmChain) -> Bool {
+        for line in chain.lines where abs(frequency - line) <= 0.03 * line + binWidth { return true }
+        let low = min(frequency, chain.toneHz)
+        let ratio = max(frequency, chain.toneHz) / low
+        let k = ratio.rounded()
+        return Int(k) % 2 == 1 && abs(ratio - k) * low <= 0.03 * k * low + binWidth
+    }
+
+    private func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+
+    /// Marks chains that can no longer grow, drops unconfirmed ones, emits confirmed ones.
+    private func expireChains(at t: Double, into detections: inout [Detection]) {
+        var any = false
+        for i in chains.indices where !chains[i].finished && t > chains[i].lastGroupOnset + emitAfter {
+            chains[i].finished = true
+            any = true
+        }
+        if any { emitFinishedChains(into: &detections) }
+    }
+
+    /// Emits finished confirmed chains in `detectedAt` order; a finished chain waits while a chain
+    /// confirmed earlier is still open, so detections stay in nondecreasing `detectedAt` order.
+    private func emitFinishedChains(into detections: inout [Detection]) {
+        chains.removeAll { $0.finished && $0.confirmedAt == nil }
+        while let next = chains.indices.filter({ chains[$0].confirmedAt != nil })
+            .min(by: { chains[$0].confirmedAt! < chains[$1].confirmedAt! }), chains[next].finished
+        {
+            emit(chains[next], into: &detections)
+            chains.remove(at: next)
+        }
+    }
+
+    private func emit(_ chain: AlarmChain, into detections: inout [Detection]) {
+        guard let confirmedAt = chain.confirmedAt else { return }
+        let lines = chain.lines.sorted()
         let family: String
         if let base = lines.first, base >= 400, base < 700 {
             family = "square520"
-        } else if lines.count >= 3 || event.toneHz < 2400 {
+        } else if lines.count >= 3 || chain.toneHz < 2400 {
             family = "comb"
         } else {
             family = "piezo"
         }
-        let confidence = min(0.99, 0.55 + 0.1 * Double(event.cycles) + 0.01 * max(0, event.prominenceDB))
+        let prominenceDB = 10 * log10(Double(max(chain.prominence, 1e-6)))
+        let confidence = min(0.99, 0.55 + 0.1 * Double(chain.count) + 0.01 * max(0, prominenceDB))
         detections.append(
             Detection(
-                trigger: trigger, start: event.start, end: max(event.end, event.detectedAt), detectedAt: event.detectedAt,
+                trigger: trigger, start: chain.start, end: max(chain.end, confirmedAt), detectedAt: confirmedAt,
                 confidence: confidence,
                 evidence: [
                     "pattern": .string(pattern.name),
-                    "toneHz": .number((event.toneHz * 10).rounded() / 10),
-                    "cycles": .int(event.cycles),
-                    "onDurations": .numbers(event.onDurations),
-                    "offDurations": .numbers(event.offDurations),
+                    "toneHz": .number((chain.toneHz * 10).rounded() / 10),
+                    "cycles": .int(chain.count),
+                    "onDurations": .numbers(chain.onDurations),
+                    "offDurations": .numbers(chain.offDurations),
+                    "cycleDurations": .numbers(chain.cycles),
                     "harmonicFamily": .string(family),
                     "lineFrequencies": .numbers(lines.map { $0.rounded() }),
-                    "prominenceDB": .number((event.prominenceDB * 10).rounded() / 10),
+                    "prominenceDB": .number((prominenceDB * 10).rounded() / 10),
                 ]))
     }
 }

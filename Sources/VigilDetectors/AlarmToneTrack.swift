@@ -1,5 +1,6 @@
-/// One tonal line followed by an ``AlarmPatternDetector``: its on/off envelope state, the beep
-/// group being collected and the chain of groups that matched the pattern's cycle.
+/// One tonal line followed by an ``AlarmPatternDetector``: its on/off envelope state and the beep
+/// group being collected. A line lives while it sounds or collects a group; chains of groups are
+/// kept by the detector (``AlarmChain``).
 ///
 /// Fixed-size storage only (SIMD vectors as small arrays), so updating a track never allocates.
 struct AlarmToneTrack {
@@ -38,7 +39,7 @@ struct AlarmToneTrack {
     /// Frequency (Hz) of the current beep, interpolated at its peak.
     var beepFrequency: Double = 0
 
-    /// Peak power of the beeps accepted into the current group and chain (0 when none):
+    /// Peak power of the beeps accepted into the current group (0 when none):
     /// beeps far weaker than this are strays (room tone, speech) and are ignored.
     var referencePower: Float = 0
     /// The bin at the start of the current beep, restored when the beep is ignored.
@@ -52,21 +53,10 @@ struct AlarmToneTrack {
     var groupFrequencySum = 0.0
     var groupPeakPower: Float = 0
 
-    // The chain of valid groups whose cycle matched.
-    var chainCount = 0
-    var chainStart = 0.0
-    var chainLastGroupOnset = 0.0
-    var chainEnd = 0.0
-    var chainFrequency = 0.0
-    /// Measured on and off durations of the first groups of the chain.
-    var chainOn = SIMD16<Double>()
-    var chainOff = SIMD16<Double>()
-    var chainMeasuredOn = 0
-    var chainMeasuredOff = 0
-    var chainConfirmedAt = 0.0
-    /// Prominence (linear) of the strongest beep in the chain.
-    var chainProminence: Float = 0
+    /// Prominence (linear) of the current beep at its peak.
     var beepProminence: Float = 0
+    /// Highest prominence (linear) of a beep in the group.
+    var groupProminence: Float = 0
 
     /// Resets the slot to a new line at `bin`.
     mutating func reset(bin: Int) {
@@ -76,5 +66,5 @@ struct AlarmToneTrack {
     }
 
     /// True when nothing is pending: the slot can be reused.
-    var isIdle: Bool { !isOn && !pending && groupCount == 0 && chainCount == 0 }
+    var isIdle: Bool { !isOn && !pending && groupCount == 0 }
 }
