@@ -533,6 +533,14 @@ public final class AlarmPatternDetector: SpectralDetector {
             let fits = (d >= cycleMin && d <= cycleMax) || (d >= 2 * cycleMin && d <= 2 * cycleMax)
             if fits && (best < 0 || chains[i].count > chains[best].count) { best = i }
         }
+        // A valid group of the same tone at a time that fits no cycle ends the chains it contradicts
+        // (groups every 3 s are not a T4 pattern, even if every other one is 6 s apart).
+        for i in chains.indices where i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
+            let d = first - chains[i].lastGroupOnset
+            if d > sameGroupWindow && d < 2 * cycleMax && !(d >= cycleMin && d <= cycleMax) && !(d >= 2 * cycleMin) {
+                chains[i].finished = true
+            }
+        }
         if best >= 0 {
             var chain = chains[best]
             if chain.cycles.count < 16 { chain.cycles.append(rounded(first - chain.lastGroupOnset)) }
@@ -597,9 +605,9 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// Marks chains that can no longer grow, drops unconfirmed ones, emits confirmed ones.
     private func expireChains(at t: Double, into detections: inout [Detection]) {
         var any = false
-        for i in chains.indices where !chains[i].finished && t > chains[i].lastGroupOnset + emitAfter {
-            chains[i].finished = true
-            any = true
+        for i in chains.indices {
+            if !chains[i].finished && t > chains[i].lastGroupOnset + emitAfter { chains[i].finished = true }
+            if chains[i].finished { any = true }
         }
         if any { emitFinishedChains(into: &detections) }
     }
