@@ -87,7 +87,6 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// closed group (first onset, beep count, valid). Nil in normal use.
     var diagnosticBeep: ((Double, Double, Double, Float) -> Void)?
     var diagnosticGroup: ((Double, Int, Bool) -> Void)?
-    var diagnosticLine: ((String) -> Void)?
 
     /// Creates a detector for `pattern` on frames of `configuration`.
     /// - Parameters:
@@ -188,7 +187,6 @@ public final class AlarmPatternDetector: SpectralDetector {
                     let loser = si != sj ? (si > sj ? j : i) : (tracks[i].previousPower >= tracks[j].previousPower ? j : i)
                     tracks[loser].active = false
                     activeMask &= ~(1 << UInt32(loser))
-                    diagnosticLine?("converged: killed bin \(tracks[loser].bin)")
                 }
             }
         }
@@ -309,7 +307,6 @@ public final class AlarmPatternDetector: SpectralDetector {
         if p[c - 1] > e { m = c - 1; e = p[c - 1] }
         if p[c + 1] > e { m = c + 1; e = p[c + 1] }
         let neighbours = neighbourMean(p, m)
-        diagnosticLine?("t=\(t) bin=\(c) m=\(m) on=\(tr.isOn) pend=\(tr.pending) e=\(10 * log10(e)) prom=\(10 * log10(e / neighbours)) peak=\(10 * log10(tr.peakPower)) valley=\(10 * log10(tr.valleyPower)) g=\(tr.groupCount)")
 
         if tr.isOn {
             if tr.onsetPending {

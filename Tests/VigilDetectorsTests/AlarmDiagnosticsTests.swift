@@ -34,13 +34,6 @@ func alarmDiagnostics() throws {
                 }
             }
             d.diagnosticGroup = { first, count, valid in lines.append(String(format: "  GROUP at %.3f n=%d %@", first, count, valid ? "valid" : "invalid")) }
-            if let range = ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG_LINES"] {
-                let r = range.split(separator: ",").map { Double($0)! }
-                d.diagnosticLine = { line in
-                    if let tv = line.split(separator: " ").first?.dropFirst(2), let tt = Double(tv), tt >= r[0], tt <= r[1], line.contains("bin=\(Int(r[2]))") || line.contains("bin=\(Int(r[2]) - 1)") || line.contains("bin=\(Int(r[2]) + 1)") { lines.append(line) }
-                    else if line.hasPrefix("converged") { lines.append(line) }
-                }
-            }
             let det = AlarmTestSupport.run([d], samples: samples, sampleRate: rate)
             print("== \(name) \(pattern.name): \(det.map { String(format: "%.2f-%.2f at %.2f %@", $0.start, $0.end, $0.detectedAt, "\($0.evidence)") })")
             if ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG_BEEPS"] != nil { lines.forEach { print($0) } }
