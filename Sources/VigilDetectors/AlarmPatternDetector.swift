@@ -457,6 +457,8 @@ public final class AlarmPatternDetector: SpectralDetector {
             return
         }
         if duration < blipMax { return }
+        // Far longer than a beep: another sound on this line (a music note), not a member.
+        if duration > 2 * onMax { return }
         if onset - tr.lastBeepOffset < 0.035 && tr.peakPower < tr.lastBeepPeak * 0.1 {
             return  // a reverberant tail right after a beep (the direct sound's end left a notch)
         }

@@ -82,7 +82,7 @@ func alarmSyntheticDiagnostics() {
     if let spec = ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG_VARIANT"] {
         // pulses,seed,ebr,background
         let f = spec.split(separator: ",").map(String.init)
-        list = [AlarmSyntheticTests.variant(pulses: Int(f[0])!, seed: UInt64(f[1])!, ebr: Double(f[2])!, background: AlarmScenario.Background(rawValue: f[3])!)]
+        list = [AlarmSyntheticTests.variant(pulses: Int(f[0])!, seed: UInt64(f[1])!, ebr: Double(f[2])!, background: AlarmScenario.Background(rawValue: f[3])!, family: f.count > 4 ? f[4] : "piezo")]
     }
     for s in list {
         let (samples, bursts) = s.render()
