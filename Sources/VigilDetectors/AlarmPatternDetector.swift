@@ -178,15 +178,23 @@ public final class AlarmPatternDetector: SpectralDetector {
 
         // Two lines that converged on one tone: keep the one with more pattern.
         if activeMask.nonzeroBitCount > 1 {
-            for i in 0..<Self.capacity where activeMask & (1 << UInt32(i)) != 0 {
-                for j in (i + 1)..<Self.capacity where activeMask & (1 << UInt32(j)) != 0 {
-                    guard activeMask & (1 << UInt32(i)) != 0, abs(tracks[i].bin - tracks[j].bin) <= 1 else { continue }
+            var outer = activeMask
+            while outer != 0 {
+                let i = outer.trailingZeroBitCount
+                outer &= outer - 1
+                guard activeMask & (1 << UInt32(i)) != 0 else { continue }
+                var inner = outer & activeMask
+                while inner != 0 {
+                    let j = inner.trailingZeroBitCount
+                    inner &= inner - 1
+                    guard abs(tracks[i].bin - tracks[j].bin) <= 1 else { continue }
                     // More beeps collected wins; then the louder line.
                     let si = tracks[i].groupCount
                     let sj = tracks[j].groupCount
                     let loser = si != sj ? (si > sj ? j : i) : (tracks[i].previousPower >= tracks[j].previousPower ? j : i)
                     tracks[loser].active = false
                     activeMask &= ~(1 << UInt32(loser))
+                    if loser == i { break }
                 }
             }
         }

@@ -16,6 +16,9 @@ public enum AlarmPipeline {
         case decodeAndSTFT
         /// Decoding, the STFT and both alarm detectors.
         case full
+        /// Decoding, the STFT and `n` independent pairs of alarm detectors (to measure the
+        /// detectors' own cost by difference).
+        case fullRepeated(Int)
     }
 
     /// Writes (once) a synthesized 44.1 kHz mono 16-bit WAV of `duration` seconds to the temp
@@ -39,6 +42,7 @@ public enum AlarmPipeline {
 
     /// Runs `stages` over the file at `path`; returns (media seconds, detections).
     public static func run(path: String, stages: Stages = .full) throws -> (seconds: Double, detections: [Detection]) {
+        if case .fullRepeated(let n) = stages, n > 1 { return try runRepeated(path: path, pairs: n) }
         let reader = try AudioFileReader(path: path)
         let rate = Double(reader.sampleRate)
         let configuration = STFTConfiguration.standard(sampleRate: rate)
@@ -63,17 +67,46 @@ public enum AlarmPipeline {
                 checksum += block[n - 1]
             case .decodeAndSTFT:
                 stft.process(block) { frame in checksum += frame.power[100] }
-            case .full:
+            case .full, .fullRepeated:
                 stft.process(block) { frame in
                     for d in detectors { d.process(frame, into: &detections) }
                 }
             }
         }
-        if stages == .full {
+        if case .decode = stages {} else if case .decodeAndSTFT = stages {} else {
             stft.finish { frame in for d in detectors { d.process(frame, into: &detections) } }
             for d in detectors { d.finish(at: Double(total) / rate, into: &detections) }
         }
         if checksum.isNaN { detections.append(.point(.sound, at: 0)) }  // keeps the work observable
+        return (Double(total) / rate, detections)
+    }
+
+    private static func runRepeated(path: String, pairs: Int) throws -> (seconds: Double, detections: [Detection]) {
+        let reader = try AudioFileReader(path: path)
+        let rate = Double(reader.sampleRate)
+        let configuration = STFTConfiguration.standard(sampleRate: rate)
+        let stft = ShortTimeFourierTransform(configuration: configuration)
+        let settings = DetectorSettings()
+        var detectors: [any SpectralDetector] = []
+        for _ in 0..<pairs {
+            detectors += [EventTriggerType.smokeAlarm, .coAlarm].compactMap {
+                DetectorRegistry.makeDetector(for: $0, configuration: configuration, settings: settings)
+            }
+        }
+        var detections: [Detection] = []
+        detections.reserveCapacity(64 * pairs)
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 16_384)
+        defer { buffer.deallocate() }
+        var total = 0
+        while true {
+            let n = try reader.readMono(into: buffer)
+            if n == 0 { break }
+            total += n
+            stft.process(UnsafeBufferPointer(rebasing: buffer[0..<n])) { frame in
+                for d in detectors { d.process(frame, into: &detections) }
+            }
+        }
+        for d in detectors { d.finish(at: Double(total) / rate, into: &detections) }
         return (Double(total) / rate, detections)
     }
 }
