@@ -140,3 +140,19 @@ func median(_ values: [Double]) -> Double {
 }
 
 func fmt(_ x: Double) -> String { String(format: "%.2f", x) }
+
+/// Single-cycle clips are confirmed when one confirmation cycle is configured.
+@Test(
+    "single-cycle T3 clips with alarmConfirmationCycles = 1",
+    .enabled(if: AlarmTestSupport.hasDevData, "needs ../shared/data"))
+func singleCycleClips() throws {
+    let refs = try AlarmTestSupport.loadReferences().filter { $0.file.hasPrefix("t3cycle_") && $0.label == "smokeAlarm" }
+    #expect(!refs.isEmpty)
+    for ref in refs {
+        let path = AlarmTestSupport.devDirectory.appendingPathComponent("audio/\(ref.file)").path
+        let detections = try AlarmTestSupport.runFile(path, settings: DetectorSettings(alarmConfirmationCycles: 1))
+        let hit = detections.first { $0.trigger == .smokeAlarm && $0.start >= ref.onset - 0.5 && $0.start <= ref.offset }
+        #expect(hit != nil, "\(ref.file): \(detections)")
+        #expect(detections.allSatisfy { $0.trigger == .smokeAlarm })
+    }
+}
