@@ -34,5 +34,18 @@ let package = Package(
             ],
             path: "Benchmarks/KernelBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // Plain timing executable for the alarm detectors' throughput (best of N runs, CPU time).
+        .target(
+            name: "AlarmBenchmarkSupport",
+            dependencies: [
+                .product(name: "VigilCore", package: "Vigil"),
+                .product(name: "VigilDSP", package: "Vigil"),
+                .product(name: "VigilDetectors", package: "Vigil"),
+                .product(name: "VigilAudioIO", package: "Vigil"),
+                .product(name: "VigilSynth", package: "Vigil"),
+            ]),
+        .executableTarget(
+            name: "AlarmDetectorBenchmarks",
+            dependencies: ["AlarmBenchmarkSupport", .product(name: "VigilCore", package: "Vigil")]),
     ]
 )

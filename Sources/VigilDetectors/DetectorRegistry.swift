@@ -16,6 +16,10 @@ public enum DetectorRegistry {
         switch trigger {
         case .sound:
             return SoundLevelDetector(configuration: configuration, sensitivity: settings.sensitivity(for: .sound))
+        case .smokeAlarm:
+            return AlarmPatternDetector.smokeAlarm(configuration: configuration, settings: settings)
+        case .coAlarm:
+            return AlarmPatternDetector.coAlarm(configuration: configuration, settings: settings)
         default:
             return nil
         }

@@ -1,0 +1,669 @@
+import VigilCore
+import VigilDSP
+
+/// Detects a temporal alarm pattern (smoke alarm T3, CO alarm T4) on the shared STFT.
+///
+/// **Tone lines.** Every frame, the band ``lowestFrequency``...``highestFrequency`` (400-4500 Hz,
+/// clipped below Nyquist) is scanned for spectral peaks that stand out from their neighbourhood
+/// (bins ±3...±5 around the peak) by the *prominence* threshold. Each new peak opens a *line* that
+/// is then followed frame by frame (with slow drift of ±1 bin while a beep sounds). Piezo tones
+/// (2.5-4 kHz), every odd harmonic of a 520 Hz square wave and every line of a comb-like unit get
+/// their own line; lines that confirm the same pattern at the same time are merged into one event.
+/// Measuring prominence against the neighbouring bins of the same frame, not against a level,
+/// makes the segmentation indifferent to broadband backgrounds (vacuum, kitchen, street) and to
+/// the level of the alarm.
+///
+/// **Beeps.** A line is *on* while its power stays within 6 dB of the beep's peak and its prominence
+/// stays above a hysteresis threshold; it turns on again when the power rises 6 dB above the valley
+/// since the last beep. The relative thresholds keep beeps apart under reverberation, where tails fill
+/// the gaps. Onsets and offsets are refined to a fraction of a frame by interpolating where the
+/// line's amplitude crosses half its plateau.
+///
+/// **Pattern.** Beeps whose onsets are one period apart (±tolerance) form a group; a group is
+/// valid only with exactly ``AlarmPattern/pulses`` beeps, each of a plausible duration. Valid groups
+/// whose first onsets are one cycle apart (±tolerance) form a chain; the pattern is confirmed when
+/// the chain has ``confirmationCycles`` groups. Beeps between groups (a voice combo alarm's speech)
+/// that do not form a valid group are ignored.
+///
+/// **Events.** `start` is the onset of the first beep of the confirmed chain, `detectedAt` the
+/// media time at which the last confirming group was known complete, `end` the offset of the last
+/// beep of the last group. The detection is appended once the pattern has stopped (no valid group
+/// within a cycle) or at ``finish(at:)``. A pattern that stops and restarts gives two events.
+public final class AlarmPatternDetector: SpectralDetector {
+    /// The trigger of ``pattern``.
+    public let trigger: EventTriggerType
+    /// The pattern this detector confirms.
+    public let pattern: AlarmPattern
+    /// Relative timing tolerance (0.10 = ±10 %).
+    public let tolerance: Double
+    /// Groups, one cycle apart, needed to confirm the pattern.
+    public let confirmationCycles: Int
+    /// Prominence (dB above the neighbouring bins) needed to start a beep; follows sensitivity:
+    /// 14 dB at sensitivity 1, 6 dB at the maximum (about 10.4 dB at 5 of 10).
+    public let prominenceThresholdDB: Double
+    /// Lowest tone frequency followed (Hz).
+    public let lowestFrequency: Double = 400
+    /// Highest tone frequency followed (Hz), clipped below Nyquist.
+    public let highestFrequency: Double
+
+    // Configuration derived once.
+    private let hop: Double
+    private let binWidth: Double
+    private let lowBin: Int
+    private let highBin: Int
+    private let prominenceOn: Float
+    private let prominenceOff: Float
+    private let dropRatio: Float = 0.1  // 10 dB below the beep's peak ends it
+    private let meanDropRatio: Float = 0.2  // so does a fall 7 dB below the beep's mean power
+    private let riseRatio: Float = 4  // 6 dB above the valley starts a beep
+    private let absoluteFloor: Float = 1e-10  // -100 dB in a bin
+    private let strayRatio: Float = 1 / 40  // beeps 16 dB below the pattern's beeps are strays
+    private let intervalMin: Double
+    private let intervalMax: Double
+    private let intervalLooseMin: Double
+    private let intervalLooseMax: Double
+    private let onMin: Double
+    private let onMax: Double
+    private let blipMax: Double
+    private let cycleMin: Double
+    private let cycleMax: Double
+    private let groupCloseAfter: Double
+    private let emitAfter: Double
+    private let mergeGap: Double
+    /// Whether a shallow dip followed by a rise splits a beep (short-beep patterns under reverberation).
+    private let splitsShallowDips: Bool
+
+    private static let capacity = 32
+    private static let chainCapacity = 8
+    // Raw storage: no copy-on-write or exclusivity checks in the per-frame path.
+    private let tracks: UnsafeMutablePointer<AlarmToneTrack>
+    private let previousBand: UnsafeMutablePointer<Float>
+    private let binCount: Int
+    /// Bit i set when `tracks[i]` is active.
+    private var activeMask: UInt32 = 0
+    private var chains: [AlarmChain] = []
+    private let sameGroupWindow: Double
+    /// Diagnostics for tests: called for every beep (onset, offset, Hz, prominence) and every
+    /// closed group (first onset, beep count, valid). Nil in normal use.
+    var diagnosticBeep: ((Double, Double, Double, Float) -> Void)?
+    var diagnosticGroup: ((Double, Int, Bool) -> Void)?
+
+    /// Creates a detector for `pattern` on frames of `configuration`.
+    /// - Parameters:
+    ///   - tolerance: relative timing tolerance of on durations, periods and cycles.
+    ///   - confirmationCycles: groups (cycles) needed before the alarm is confirmed, at least 1.
+    ///   - sensitivity: maps to ``prominenceThresholdDB``.
+    public init(
+        pattern: AlarmPattern, configuration: STFTConfiguration, tolerance: Double = 0.10,
+        confirmationCycles: Int = 2, sensitivity: Sensitivity = .medium
+    ) {
+        self.pattern = pattern
+        trigger = pattern.trigger
+        self.tolerance = max(0, min(tolerance, 0.4))
+        self.confirmationCycles = max(1, confirmationCycles)
+        prominenceThresholdDB = 14 - 8 * sensitivity.fraction
+        hop = configuration.hopDuration
+        binWidth = configuration.binWidth
+        let nyquist = configuration.sampleRate / 2
+        highestFrequency = min(4500, nyquist)
+        lowBin = max(6, configuration.bin(forFrequency: lowestFrequency))
+        highBin = max(lowBin, min(configuration.bin(forFrequency: highestFrequency), configuration.binCount - 7))
+        prominenceOn = Float(pow(10, prominenceThresholdDB / 10))
+        prominenceOff = max(2, prominenceOn / 4)
+
+        let tol = self.tolerance
+        let resolution = hop
+        let period = pattern.period
+        intervalMin = period * (1 - tol) - resolution
+        intervalMax = period * (1 + tol) + resolution
+        // Single intervals may deviate twice as much (onsets measured in noise); their mean may not.
+        intervalLooseMin = period * (1 - 2 * tol) - resolution
+        intervalLooseMax = period * (1 + 2 * tol) + resolution
+        onMin = pattern.onDuration * (1 - tol) - 2 * resolution
+        // Reverberation lengthens measured beeps; never beyond the shortest period.
+        onMax = min(pattern.onDuration * (1 + tol) + max(0.05, 0.25 * pattern.onDuration) + resolution, intervalMin)
+        blipMax = 0.5 * pattern.onDuration
+        cycleMin = pattern.cycle * (1 - tol) - resolution
+        cycleMax = pattern.cycle * (1 + tol) + resolution
+        groupCloseAfter = intervalLooseMax + resolution
+        // Dips shorter than this inside a beep (real piezo units flutter) do not split it.
+        mergeGap = max(1.5 * resolution, 0.2 * pattern.offDuration)
+        splitsShallowDips = pattern.offDuration < 0.3
+        sameGroupWindow = min(0.1, 0.4 * pattern.period)
+        emitAfter = 2 * cycleMax + Double(pattern.pulses - 1) * intervalLooseMax + groupCloseAfter + 2 * resolution
+
+        tracks = .allocate(capacity: Self.capacity)
+        tracks.initialize(repeating: AlarmToneTrack(), count: Self.capacity)
+        binCount = configuration.binCount
+        previousBand = .allocate(capacity: configuration.binCount)
+        previousBand.initialize(repeating: 0, count: configuration.binCount)
+        chains.reserveCapacity(Self.chainCapacity)
+    }
+
+    deinit {
+        tracks.deinitialize(count: Self.capacity)
+        tracks.deallocate()
+        previousBand.deallocate()
+    }
+
+    /// A smoke alarm (T3) detector with the tolerance, confirmation cycles and sensitivity of `settings`.
+    public static func smokeAlarm(configuration: STFTConfiguration, settings: DetectorSettings) -> AlarmPatternDetector {
+        AlarmPatternDetector(
+            pattern: .temporalThree, configuration: configuration, tolerance: settings.alarmTimingTolerance,
+            confirmationCycles: settings.alarmConfirmationCycles, sensitivity: settings.sensitivity(for: .smokeAlarm))
+    }
+
+    /// A CO alarm (T4) detector with the tolerance, confirmation cycles and sensitivity of `settings`.
+    public static func coAlarm(configuration: STFTConfiguration, settings: DetectorSettings) -> AlarmPatternDetector {
+        AlarmPatternDetector(
+            pattern: .temporalFour, configuration: configuration, tolerance: settings.alarmTimingTolerance,
+            confirmationCycles: settings.alarmConfirmationCycles, sensitivity: settings.sensitivity(for: .coAlarm))
+    }
+
+    public func process(_ frame: SpectralFrame, into detections: inout [Detection]) {
+        let p = frame.power
+        guard p.count == binCount, let base = p.baseAddress else { return }
+        let t = frame.centerTime
+        let onRatio = prominenceOn
+        let floorValue = absoluteFloor
+
+        // 1. Follow the open lines.
+        var pending = activeMask
+        while pending != 0 {
+            let i = pending.trailingZeroBitCount
+            pending &= pending - 1
+            update(&tracks[i], power: p, time: t, detections: &detections)
+            if !tracks[i].active { activeMask &= ~(1 << UInt32(i)) }
+        }
+
+        // Two lines that converged on one tone: keep the one with more pattern.
+        if activeMask.nonzeroBitCount > 1 {
+            var outer = activeMask
+            while outer != 0 {
+                let i = outer.trailingZeroBitCount
+                outer &= outer - 1
+                guard activeMask & (1 << UInt32(i)) != 0 else { continue }
+                var inner = outer & activeMask
+                while inner != 0 {
+                    let j = inner.trailingZeroBitCount
+                    inner &= inner - 1
+                    guard abs(tracks[i].bin - tracks[j].bin) <= 1 else { continue }
+                    // More beeps collected wins; then the louder line.
+                    let si = tracks[i].groupCount
+                    let sj = tracks[j].groupCount
+                    let loser = si != sj ? (si > sj ? j : i) : (tracks[i].previousPower >= tracks[j].previousPower ? j : i)
+                    tracks[loser].active = false
+                    activeMask &= ~(1 << UInt32(loser))
+                    if loser == i { break }
+                }
+            }
+        }
+
+        // 2. Open lines for new prominent peaks (8 bins at a time).
+        let raw = UnsafeRawPointer(base)
+        let stride = MemoryLayout<Float>.stride
+        @inline(__always) func load(_ k: Int) -> SIMD8<Float> {
+            raw.loadUnaligned(fromByteOffset: k * stride, as: SIMD8<Float>.self)
+        }
+        let floorVector = SIMD8<Float>(repeating: floorValue)
+        let ratioVector = SIMD8<Float>(repeating: onRatio / 6)
+        var k = lowBin
+        while k + 8 <= highBin + 1 {
+            let v = load(k)
+            var neighbours: SIMD8<Float> = load(k - 5) + load(k - 4)
+            neighbours += load(k - 3) + load(k + 3)
+            neighbours += load(k + 4) + load(k + 5)
+            let left: SIMD8<Float> = load(k - 1)
+            let right: SIMD8<Float> = load(k + 1)
+            let threshold: SIMD8<Float> = neighbours * ratioVector
+            var mask: SIMDMask<SIMD8<Int32>> = v .> floorVector
+            mask = mask .& (v .>= left)
+            mask = mask .& (v .> right)
+            mask = mask .& (v .> threshold)
+            if any(mask) {
+                for lane in 0..<8 where mask[lane] && !isFollowed(bin: k + lane) {
+                    openTrack(bin: k + lane, power: base, time: t)
+                }
+            }
+            k += 8
+        }
+        while k <= highBin {
+            let v = base[k]
+            if v > floorValue && v >= base[k - 1] && v > base[k + 1] {
+                let neighbours = (base[k - 5] + base[k - 4] + base[k - 3] + base[k + 3] + base[k + 4] + base[k + 5])
+                if v * 6 > onRatio * neighbours && !isFollowed(bin: k) {
+                    openTrack(bin: k, power: base, time: t)
+                }
+            }
+            k += 1
+        }
+
+        // 3. Remember the band for onset refinement of new lines.
+        (previousBand + lowBin - 1).update(from: base + lowBin - 1, count: highBin - lowBin + 3)
+
+        // 4. Emit the events whose pattern has stopped.
+        if !chains.isEmpty { expireChains(at: t, into: &detections) }
+    }
+
+    public func finish(at endTime: Double, into detections: inout [Detection]) {
+        for i in 0..<Self.capacity where activeMask & (1 << UInt32(i)) != 0 {
+            if tracks[i].isOn || tracks[i].pending {
+                let offset = tracks[i].isOn ? endTime : tracks[i].pendingOffset
+                tracks[i].isOn = false
+                tracks[i].pending = false
+                endBeep(&tracks[i], onset: tracks[i].onset, offset: offset, time: endTime, detections: &detections)
+            }
+            if tracks[i].groupCount > 0 { closeGroup(&tracks[i], time: endTime, detections: &detections) }
+            tracks[i] = AlarmToneTrack()
+        }
+        activeMask = 0
+        for i in chains.indices { chains[i].finished = true }
+        emitFinishedChains(into: &detections)
+        chains.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: - Lines
+
+    private func isFollowed(bin: Int) -> Bool {
+        var pending = activeMask
+        while pending != 0 {
+            let i = pending.trailingZeroBitCount
+            pending &= pending - 1
+            if abs(tracks[i].bin - bin) <= 1 { return true }
+        }
+        return false
+    }
+
+    private func openTrack(bin: Int, power: UnsafePointer<Float>, time: Double) {
+        var slot = -1
+        if activeMask != UInt32.max >> (32 - Self.capacity) {
+            slot = (~activeMask).trailingZeroBitCount
+        }
+        if slot < 0 {
+            // Replace the weakest line that collects no group (a quiet one first), if weaker than this peak.
+            var weakest = power[bin]
+            for i in 0..<Self.capacity where tracks[i].groupCount == 0 && !tracks[i].pending {
+                let strength: Float = tracks[i].isOn ? tracks[i].peakPower : 0
+                if strength < weakest {
+                    weakest = strength
+                    slot = i
+                }
+            }
+            if slot < 0 { return }
+        }
+        tracks[slot].reset(bin: bin)
+        activeMask |= 1 << UInt32(slot)
+        diagnosticGroup?(time, 1000 + bin, false)
+        let e = power[bin]
+        tracks[slot].valleyPower = previousBand[bin]
+        startBeep(&tracks[slot], power: power, bin: bin, e: e, previous: previousBand[bin], time: time)
+        tracks[slot].previousPower = e
+    }
+
+    @inline(__always)
+    private func neighbourMean(_ p: UnsafePointer<Float>, _ m: Int) -> Float {
+        (p[m - 5] + p[m - 4] + p[m - 3] + p[m + 3] + p[m + 4] + p[m + 5]) * (1 / 6)
+    }
+
+    private func update(
+        _ tr: inout AlarmToneTrack, power: UnsafeBufferPointer<Float>, time t: Double, detections: inout [Detection]
+    ) {
+        let p = power.baseAddress!
+        let c = tr.bin
+        var m = c
+        var e = p[c]
+        if p[c - 1] > e { m = c - 1; e = p[c - 1] }
+        if p[c + 1] > e { m = c + 1; e = p[c + 1] }
+        let neighbours = neighbourMean(p, m)
+
+        if tr.isOn {
+            if tr.onsetPending {
+                let a = e.squareRoot()
+                let plateau = max(tr.onsetAmplitude, a)
+                let half = 0.5 * plateau
+                if tr.onsetAmplitude >= half {
+                    let d = tr.onsetAmplitude - tr.onsetAmplitudeBefore
+                    let f = d > 0 ? min(max((half - tr.onsetAmplitudeBefore) / d, 0), 1) : 1
+                    tr.onset = tr.onsetFrameTime - hop + Double(f) * hop
+                } else {
+                    let d = a - tr.onsetAmplitude
+                    let f = d > 0 ? min(max((half - tr.onsetAmplitude) / d, 0), 1) : 0
+                    tr.onset = tr.onsetFrameTime + Double(f) * hop
+                }
+                tr.onsetPending = false
+            }
+            let mean = tr.beepPowerSum / max(tr.beepFrames, 1)
+            if tr.beepFrames >= 2 && e > mean * 10 && e > prominenceOn * neighbours {
+                // A beep rising out of a weak tone in the same line: a new onset.
+                if Double(tr.beepFrames) * hop >= blipMax {
+                    tr.isOn = false
+                    endBeep(&tr, onset: tr.onset, offset: t - hop, time: t, detections: &detections)
+                }
+                startBeep(&tr, power: p, bin: m, e: e, previous: tr.previousPower, time: t)
+                tr.previousPower = e
+                return
+            }
+            if splitsShallowDips && tr.beepFrames >= 3 && tr.dipPower < tr.peakPower * 0.4 && e > tr.dipPower * 3.2
+                && e > tr.peakPower * 0.3
+                && e > prominenceOn * neighbours
+            {
+                // Reverberation filled the gap between two short beeps: a dip of 4 dB and a rise of 5 dB.
+                tr.isOn = false
+                endBeep(&tr, onset: tr.onset, offset: max(tr.onset, tr.dipTime - 0.5 * hop), time: t, detections: &detections)
+                startBeep(&tr, power: p, bin: m, e: e, previous: tr.previousPower, time: t)
+                tr.previousPower = e
+                return
+            }
+            if e < tr.dipPower {
+                tr.dipPower = e
+                tr.dipTime = t
+            }
+            if e > tr.peakPower {
+                tr.peakPower = e
+                tr.dipPower = e
+                if m >= lowBin && m <= highBin && abs(m - tr.anchorBin) <= 1
+                    && (tr.referencePower == 0 || e > tr.referencePower * strayRatio)
+                {
+                    tr.bin = m
+                }
+                tr.beepFrequency = interpolatedFrequency(p, tr.bin)
+                tr.beepProminence = max(tr.beepProminence, e / max(neighbours, 1e-30))
+            }
+            tr.beepPowerSum += e
+            tr.beepFrames += 1
+            if !(e > tr.peakPower * dropRatio && e > mean * meanDropRatio && e > prominenceOff * neighbours) {
+                // Offset: where the amplitude crossed half the peak amplitude.
+                let aPrev = tr.previousPower.squareRoot()
+                let a = e.squareRoot()
+                let half = 0.5 * mean.squareRoot()
+                var offset = t - hop
+                if aPrev > half && aPrev > a {
+                    offset += Double(min(max((aPrev - half) / (aPrev - a), 0), 1)) * hop
+                }
+                tr.isOn = false
+                tr.valleyPower = e
+                tr.pending = true
+                tr.pendingOffset = max(offset, tr.onset)
+            }
+        } else {
+            if e < tr.valleyPower { tr.valleyPower = e }
+            if e > absoluteFloor && e > prominenceOn * neighbours && e > tr.valleyPower * riseRatio {
+                if tr.pending && t - tr.pendingOffset <= mergeGap + hop && e > tr.peakPower * dropRatio
+                    && e < tr.peakPower * 10 && tr.pendingOffset - tr.onset >= 0.3 * pattern.onDuration
+                {
+                    tr.isOn = true  // a dip inside the beep: resume it
+                    tr.pending = false
+                } else {
+                    if tr.pending {
+                        tr.pending = false
+                        endBeep(&tr, onset: tr.onset, offset: tr.pendingOffset, time: t, detections: &detections)
+                    }
+                    startBeep(&tr, power: p, bin: m, e: e, previous: tr.previousPower, time: t)
+                }
+            } else if tr.pending && t - tr.pendingOffset > mergeGap + hop {
+                tr.pending = false
+                endBeep(&tr, onset: tr.onset, offset: tr.pendingOffset, time: t, detections: &detections)
+            }
+        }
+        tr.previousPower = e
+
+        // Time-outs: group complete, chain broken, line unused.
+        if tr.groupCount > 0 {
+            let last = tr.groupOnsets[tr.groupCount - 1]
+            let joining = (tr.isOn || tr.pending) && tr.onset - last <= intervalLooseMax
+            if !joining && t - last > groupCloseAfter { closeGroup(&tr, time: t, detections: &detections) }
+        }
+        if tr.isIdle {
+            tr.active = false
+            diagnosticGroup?(t, -tr.bin, false)
+        }
+    }
+
+    private func startBeep(
+        _ tr: inout AlarmToneTrack, power p: UnsafePointer<Float>, bin m: Int, e: Float, previous: Float, time t: Double
+    ) {
+        tr.isOn = true
+        tr.onsetPending = true
+        tr.onsetAmplitudeBefore = previous.squareRoot()
+        tr.onsetAmplitude = e.squareRoot()
+        tr.onsetFrameTime = t
+        tr.onset = t - 0.5 * hop
+        tr.peakPower = e
+        tr.dipPower = e
+        tr.dipTime = t
+        tr.beepPowerSum = e
+        tr.beepFrames = 1
+        tr.anchorBin = tr.bin
+        if m >= lowBin && m <= highBin && (tr.referencePower == 0 || e > tr.referencePower * strayRatio) { tr.bin = m }
+        tr.beepFrequency = interpolatedFrequency(p, tr.bin)
+        tr.beepProminence = e / max(neighbourMean(p, tr.bin), 1e-30)
+    }
+
+    /// Peak frequency by parabolic interpolation of the log power around `k`.
+    private func interpolatedFrequency(_ p: UnsafePointer<Float>, _ k: Int) -> Double {
+        let a = Double(max(p[k - 1], 1e-30))
+        let b = Double(max(p[k], 1e-30))
+        let c = Double(max(p[k + 1], 1e-30))
+        let la = log(a)
+        let lb = log(b)
+        let lc = log(c)
+        let denominator = la - 2 * lb + lc
+        var delta = denominator < 0 ? 0.5 * (la - lc) / denominator : 0
+        delta = min(max(delta, -0.5), 0.5)
+        return (Double(k) + delta) * binWidth
+    }
+
+    // MARK: - Pattern
+
+    private func endBeep(
+        _ tr: inout AlarmToneTrack, onset: Double, offset: Double, time t: Double, detections: inout [Detection]
+    ) {
+        let duration = offset - onset
+        diagnosticBeep?(onset, offset, tr.beepFrequency, tr.beepProminence)
+        if tr.referencePower > 0 && tr.peakPower < tr.referencePower * strayRatio {
+            tr.bin = tr.anchorBin  // a stray: keep the line where the pattern is
+            return
+        }
+        if duration < blipMax { return }
+        // Far longer than a beep: another sound on this line (a music note), not a member.
+        if duration > 2 * onMax { return }
+        if onset - tr.lastBeepOffset < 0.035 && tr.peakPower < tr.lastBeepPeak * 0.1 {
+            return  // a reverberant tail right after a beep (the direct sound's end left a notch)
+        }
+        tr.lastBeepOffset = offset
+        tr.lastBeepPeak = tr.peakPower
+        let valid = duration >= onMin && duration <= onMax
+        if tr.groupCount > 0 && tr.peakPower * strayRatio > tr.groupPeakPower {
+            tr.groupCount = 0  // the group so far was stray tone under this much stronger beep
+            tr.groupInvalid = false
+        }
+        if valid { tr.referencePower = max(tr.referencePower, tr.peakPower) }
+        if tr.groupCount > 0 {
+            let interval = onset - tr.groupOnsets[tr.groupCount - 1]
+            if interval <= intervalLooseMax {
+                if interval < intervalLooseMin || !valid { tr.groupInvalid = true }
+                if tr.groupCount < 8 {
+                    tr.groupOnsets[tr.groupCount] = onset
+                    tr.groupOffsets[tr.groupCount] = offset
+                    tr.groupCount += 1
+                    tr.groupFrequencySum += tr.beepFrequency
+                    tr.groupPeakPower = max(tr.groupPeakPower, tr.peakPower)
+                    tr.groupProminence = max(tr.groupProminence, tr.beepProminence)
+                } else {
+                    tr.groupInvalid = true
+                }
+                return
+            }
+            closeGroup(&tr, time: t, detections: &detections)
+        }
+        tr.groupCount = 1
+        tr.groupOnsets[0] = onset
+        tr.groupOffsets[0] = offset
+        tr.groupInvalid = !valid
+        tr.groupFrequencySum = tr.beepFrequency
+        tr.groupPeakPower = tr.peakPower
+        tr.groupProminence = tr.beepProminence
+    }
+
+    private func closeGroup(_ tr: inout AlarmToneTrack, time t: Double, detections: inout [Detection]) {
+        let count = tr.groupCount
+        var valid = !tr.groupInvalid && count == pattern.pulses
+        if valid {
+            let meanPeriod = (tr.groupOnsets[count - 1] - tr.groupOnsets[0]) / Double(count - 1)
+            valid = meanPeriod >= intervalMin && meanPeriod <= intervalMax
+        }
+        tr.groupCount = 0
+        tr.groupInvalid = false
+        tr.referencePower = 0
+        diagnosticGroup?(tr.groupOnsets[0], count, valid)
+        guard valid else { return }  // stray beeps between groups do not break a chain
+        report(tr, count: count, time: t)
+    }
+
+    /// A valid group closed on line `tr` at media time `t`: join it to a chain.
+    private func report(_ tr: AlarmToneTrack, count: Int, time t: Double) {
+        let first = tr.groupOnsets[0]
+        let last = tr.groupOffsets[count - 1]
+        let frequency = tr.groupFrequencySum / Double(count)
+        let prominence = tr.groupProminence
+
+        // The same group seen on another line of the same source.
+        for i in chains.indices where !chains[i].finished && abs(chains[i].lastGroupOnset - first) < sameGroupWindow {
+            chains[i].end = max(chains[i].end, last)
+            addLine(frequency, prominence: prominence, to: &chains[i])
+            return
+        }
+        // The next group of a chain (one cycle later, or two when one group was masked).
+        var best = -1
+        for i in chains.indices where !chains[i].finished && isCompatible(frequency, chains[i]) {
+            let d = first - chains[i].lastGroupOnset
+            let fits = (d >= cycleMin && d <= cycleMax) || (d >= 2 * cycleMin && d <= 2 * cycleMax)
+            if fits && (best < 0 || chains[i].count > chains[best].count) { best = i }
+        }
+        // A valid group of the same tone at a time that fits no cycle ends the chains it contradicts
+        // (groups every 3 s are not a T4 pattern, even if every other one is 6 s apart).
+        for i in chains.indices where i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
+            let d = first - chains[i].lastGroupOnset
+            if d > sameGroupWindow && d < 2 * cycleMax && !(d >= cycleMin && d <= cycleMax) && !(d >= 2 * cycleMin) {
+                chains[i].finished = true
+            }
+        }
+        if best >= 0 {
+            var chain = chains[best]
+            if chain.cycles.count < 16 { chain.cycles.append(rounded(first - chain.lastGroupOnset)) }
+            chain.count += 1
+            chain.lastGroupOnset = first
+            chain.end = last
+            record(tr, count: count, into: &chain)
+            addLine(frequency, prominence: prominence, to: &chain)
+            if chain.count == confirmationCycles { chain.confirmedAt = t }
+            chains[best] = chain
+            return
+        }
+        if chains.count >= Self.chainCapacity {
+            // Drop the oldest unconfirmed chain to make room.
+            guard let oldest = chains.indices.filter({ chains[$0].confirmedAt == nil })
+                .min(by: { chains[$0].lastGroupOnset < chains[$1].lastGroupOnset })
+            else { return }
+            chains.remove(at: oldest)
+        }
+        var chain = AlarmChain(
+            start: first, lastGroupOnset: first, end: last, count: 1,
+            confirmedAt: confirmationCycles == 1 ? t : nil, toneHz: frequency, prominence: prominence,
+            lines: [frequency], onDurations: [], offDurations: [], cycles: [])
+        chain.lines.reserveCapacity(16)
+        chain.onDurations.reserveCapacity(16)
+        chain.offDurations.reserveCapacity(16)
+        record(tr, count: count, into: &chain)
+        chains.append(chain)
+    }
+
+    private func record(_ tr: AlarmToneTrack, count: Int, into chain: inout AlarmChain) {
+        for i in 0..<count {
+            if chain.onDurations.count < 16 { chain.onDurations.append(rounded(tr.groupOffsets[i] - tr.groupOnsets[i])) }
+            if i + 1 < count && chain.offDurations.count < 16 {
+                chain.offDurations.append(rounded(tr.groupOnsets[i + 1] - tr.groupOffsets[i]))
+            }
+        }
+    }
+
+    private func addLine(_ frequency: Double, prominence: Float, to chain: inout AlarmChain) {
+        if prominence > chain.prominence {
+            chain.prominence = prominence
+            chain.toneHz = frequency
+        }
+        if chain.lines.count < 16 && !chain.lines.contains(where: { abs($0 - frequency) <= 0.03 * $0 + binWidth }) {
+            chain.lines.append(frequency)
+        }
+    }
+
+    /// Whether a group at `frequency` can continue `chain`: one of its lines, or an odd harmonic
+    /// relation with its tone (the 520 Hz square wave family).
+    private func isCompatible(_ frequency: Double, _ chain: AlarmChain) -> Bool {
+        for line in chain.lines where abs(frequency - line) <= 0.03 * line + binWidth { return true }
+        let low = min(frequency, chain.toneHz)
+        let ratio = max(frequency, chain.toneHz) / low
+        let k = ratio.rounded()
+        return Int(k) % 2 == 1 && abs(ratio - k) * low <= 0.03 * k * low + binWidth
+    }
+
+    private func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+
+    /// Marks chains that can no longer grow, drops unconfirmed ones, emits confirmed ones.
+    private func expireChains(at t: Double, into detections: inout [Detection]) {
+        var any = false
+        for i in chains.indices {
+            if !chains[i].finished && t > chains[i].lastGroupOnset + emitAfter { chains[i].finished = true }
+            if chains[i].finished { any = true }
+        }
+        if any { emitFinishedChains(into: &detections) }
+    }
+
+    /// Emits finished confirmed chains in `detectedAt` order; a finished chain waits while a chain
+    /// confirmed earlier is still open, so detections stay in nondecreasing `detectedAt` order.
+    private func emitFinishedChains(into detections: inout [Detection]) {
+        chains.removeAll { $0.finished && $0.confirmedAt == nil }
+        while let next = chains.indices.filter({ chains[$0].confirmedAt != nil })
+            .min(by: { chains[$0].confirmedAt! < chains[$1].confirmedAt! }), chains[next].finished
+        {
+            emit(chains[next], into: &detections)
+            chains.remove(at: next)
+        }
+    }
+
+    private func emit(_ chain: AlarmChain, into detections: inout [Detection]) {
+        guard let confirmedAt = chain.confirmedAt else { return }
+        let lines = chain.lines.sorted()
+        let family: String
+        if let base = lines.first, base >= 400, base < 700 {
+            family = "square520"
+        } else if lines.count >= 3 || chain.toneHz < 2400 {
+            family = "comb"
+        } else {
+            family = "piezo"
+        }
+        let prominenceDB = 10 * log10(Double(max(chain.prominence, 1e-6)))
+        let confidence = min(0.99, 0.55 + 0.1 * Double(chain.count) + 0.01 * max(0, prominenceDB))
+        detections.append(
+            Detection(
+                trigger: trigger, start: chain.start, end: max(chain.end, confirmedAt), detectedAt: confirmedAt,
+                confidence: confidence,
+                evidence: [
+                    "pattern": .string(pattern.name),
+                    "toneHz": .number((chain.toneHz * 10).rounded() / 10),
+                    "cycles": .int(chain.count),
+                    "onDurations": .numbers(chain.onDurations),
+                    "offDurations": .numbers(chain.offDurations),
+                    "cycleDurations": .numbers(chain.cycles),
+                    "harmonicFamily": .string(family),
+                    "lineFrequencies": .numbers(lines.map { $0.rounded() }),
+                    "prominenceDB": .number((prominenceDB * 10).rounded() / 10),
+                ]))
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
