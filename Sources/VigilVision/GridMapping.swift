@@ -95,6 +95,25 @@ public struct GridMapping: Sendable, Hashable {
         sensorHeight == 1 ? 0 : Float(Double(sy * maxY) / Double(sensorHeight - 1))
     }
 
+    /// The point tested for zone membership at grid x `gx`: `gx` itself, except that the
+    /// grid's maximum is moved half a unit inward. Zone polygons use the half-open crossing rule
+    /// (``VigilGeometry/PreparedPolygon``), which leaves points on a zone's right or bottom edge
+    /// outside; without this, a zone drawn to the grid's edge would miss the frame's last column
+    /// or row. No vertex lies strictly between max - 0.5 and max, so nothing else changes.
+    @inline(__always)
+    public func membershipX(_ gx: Float) -> Float { gx >= Float(maxX) ? Float(maxX) - 0.5 : gx }
+
+    /// See ``membershipX(_:)``.
+    @inline(__always)
+    public func membershipY(_ gy: Float) -> Float { gy >= Float(maxY) ? Float(maxY) - 0.5 : gy }
+
+    /// The membership test point of frame pixel (px, py) (``gridPoint(px:py:)`` with the
+    /// maximum edge moved inward, see ``membershipX(_:)``).
+    public func membershipPoint(px: Int, py: Int) -> (x: Float, y: Float) {
+        let g = gridPoint(px: px, py: py)
+        return (membershipX(g.x), membershipY(g.y))
+    }
+
     /// The grid point of frame pixel (px, py).
     public func gridPoint(px: Int, py: Int) -> (x: Float, y: Float) {
         let s = sensorPixel(px: px, py: py)

@@ -136,10 +136,10 @@ public final class MotionDetector {
         for (index, blob) in blobs.enumerated() {
             let point = blob.blob.anchorPoint(anchor)
             let grid = mapping.gridPoint(x: point.x, y: point.y)
-            anchorsX[index] = grid.x
-            anchorsY[index] = grid.y
+            anchorsX[index] = mapping.membershipX(grid.x)
+            anchorsY[index] = mapping.membershipY(grid.y)
         }
-        func inside(_ polygon: PreparedPolygon) -> [Bool] { polygon.contains(xs: anchorsX, ys: anchorsY) }
+        func inside(_ polygon: PreparedPolygon) -> [Bool] { PolygonPointTester(polygon).contains(xs: anchorsX, ys: anchorsY) }
         var insideAnyZone: [Bool] = []
         if anchor != .anyPixel && layout.regions.contains(where: { $0.zone.id == nil }) {
             insideAnyZone = [Bool](repeating: false, count: blobs.count)

@@ -1,7 +1,8 @@
 import VigilGeometry
 
 /// Rasterizes a grid polygon onto the pixels of a frame: pixel (px, py) is inside when its
-/// grid point (``GridMapping/gridPoint(px:py:)``) is inside the polygon by the even-odd,
+/// membership point (``GridMapping/membershipPoint(px:py:)``: its grid point, with the grid's
+/// maximum edge moved half a unit inward) is inside the polygon by the even-odd,
 /// half-open crossing rule of ``PreparedPolygon``.
 ///
 /// Scanline algorithm: the grid y is constant along a frame row (or, for rotations of 90 and
@@ -22,11 +23,11 @@ public enum ZoneRasterizer {
         var pixelX = [Float](repeating: 0, count: pixelCount)
         for line in 0..<lineCount {
             let s = mapping.isTransposed ? mapping.sensorPixel(px: line, py: 0) : mapping.sensorPixel(px: 0, py: line)
-            lineY[line] = mapping.gridY(sensorY: s.y)
+            lineY[line] = mapping.membershipY(mapping.gridY(sensorY: s.y))
         }
         for pixel in 0..<pixelCount {
             let s = mapping.isTransposed ? mapping.sensorPixel(px: 0, py: pixel) : mapping.sensorPixel(px: pixel, py: 0)
-            pixelX[pixel] = mapping.gridX(sensorX: s.x)
+            pixelX[pixel] = mapping.membershipX(mapping.gridX(sensorX: s.x))
         }
         let edgeX = polygon.edgeX, edgeY = polygon.edgeY, edgeEndY = polygon.edgeEndY, slope = polygon.inverseSlope
         var crossings = [Float](repeating: 0, count: polygon.edgeCount)

@@ -7,13 +7,14 @@ import VigilVision
 
 /// Images recording mode: keeps, per vision (trigger, zone) group, the frame with the most
 /// motion of its current activation, and writes one PNG per event when the event is final,
-/// with zones outlined and privacy zones black. It follows the activations by running a
+/// with zones outlined and privacy zones black (only when given a directory; without one it
+/// still finds each activation's peak time). It follows the activations by running a
 /// streaming event engine over the same detections in the same order as the final batch run,
 /// so snapshot indices agree. Memory: one frame per active group plus the current frame.
 final class SnapshotCollector {
     private var engine: EventEngine
     private let overlay: ZoneOverlay
-    private let directory: String
+    private let directory: String?
     private var privacyMask: [UInt8] = []
     private var maskSize = (0, 0)
     private struct Peak {
@@ -40,7 +41,7 @@ final class SnapshotCollector {
         var time: Double
     }
 
-    init(policy: EventPolicy, overlay: ZoneOverlay, directory: String) {
+    init(policy: EventPolicy, overlay: ZoneOverlay, directory: String?) {
         self.engine = EventEngine(policy: policy)
         self.overlay = overlay
         self.directory = directory
@@ -90,6 +91,7 @@ final class SnapshotCollector {
     }
 
     private func write(_ picture: FramePicture, index: Int) {
+        guard let directory else { return }
         let rgb = picture.rgbImage()
         if maskSize != (rgb.width, rgb.height) {
             privacyMask = overlay.privacyMask(width: rgb.width, height: rgb.height)

@@ -46,7 +46,8 @@ struct VideoAnalyzer {
 
         let detector = MotionDetector(configuration: motion)
         var collector: SnapshotCollector?
-        if plan.policy.recordingMode == .images, let snapshotDirectory {
+        if plan.policy.recordingMode == .images {
+            // Runs without an output directory too: it finds each activation's peak time.
             collector = SnapshotCollector(policy: plan.policy, overlay: overlay, directory: snapshotDirectory)
         }
         var motionDetections: [Detection] = []
