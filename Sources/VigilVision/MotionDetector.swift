@@ -38,6 +38,8 @@ public final class MotionDetector {
     private var workspace: Workspace?
     private var lastTime: Double?
     private var settleUntil = -Double.infinity
+    private var lastGain: Float = 1
+    private var lastOffset: Float = 0
 
     /// Creates a detector.
     public init(configuration: MotionConfiguration) {
@@ -70,6 +72,8 @@ public final class MotionDetector {
 
         guard let previous = lastTime else {
             lastTime = time
+            lastGain = 1
+            lastOffset = 0
             ws.resetBackground(initialNoise: configuration.parameters.initialNoise)
             return FrameMotion(time: time, state: .initialising, movingFraction: 0, gain: 1, offset: 0, blobs: [], zones: [])
         }
@@ -82,9 +86,16 @@ public final class MotionDetector {
         let thresholds = layout.regions.map { p.threshold(for: $0.zone.sensitivity) }
         let lowest = thresholds.min() ?? p.threshold(for: .medium)
 
-        // Global compensation: fit, then refit on the still pixels.
-        var (gain, offset) = ws.fitGainOffset(stillBelow: nil, noiseFactor: p.noiseFactor)
-        (gain, offset) = ws.fitGainOffset(stillBelow: (gain, offset, lowest), noiseFactor: p.noiseFactor)
+        // Global compensation: fit on the pixels that are still under the previous frame's fit
+        // (so that a large object does not bend it); when fewer than half are still (the whole
+        // picture changed), fit on all pixels.
+        var (gain, offset, stillFraction) = ws.fitGainOffset(
+            stillBelow: (lastGain, lastOffset, lowest), noiseFactor: p.noiseFactor)
+        if stillFraction < 0.5 {
+            (gain, offset, _) = ws.fitGainOffset(stillBelow: nil, noiseFactor: p.noiseFactor)
+        }
+        lastGain = gain
+        lastOffset = offset
         ws.score(gain: gain, offset: offset, noiseFactor: p.noiseFactor, shakeRadius: p.shakeRadius)
         let moving = ws.threshold(lowest, minimumNeighbours: p.cleanupMinimumNeighbours)
         let movingFraction = layout.analysedCount > 0 ? Double(moving.count) / Double(layout.analysedCount) : 0
@@ -96,6 +107,8 @@ public final class MotionDetector {
 
         if global {
             ws.resetBackground(initialNoise: nil)
+            lastGain = 1
+            lastOffset = 0
             settleUntil = time + p.settleDuration
             return FrameMotion(
                 time: time, state: .globalChange, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
@@ -103,6 +116,8 @@ public final class MotionDetector {
         }
         if time < settleUntil {
             ws.updateBackground(alpha: 0.5, foregroundAlpha: 0.5, beta: 0, noise: (p.minimumNoise, p.maximumNoise))
+            lastGain = 1
+            lastOffset = 0
             return FrameMotion(
                 time: time, state: .settling, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
                 blobs: [], zones: [])

@@ -44,6 +44,7 @@ final class Workspace {
     let cellOfColumn: [Int]
     let cellOfRow: [Int]
     let cellSizes: [Int]
+    let analysedCount: Int
     var parent: [Int32] = []
 
     init(layout: ZoneLayout) {
@@ -83,6 +84,7 @@ final class Workspace {
             for x in 0..<w where layout.workingWeight[y * w + x] > 0 { sizes[cellOfRow[y] * Self.cells + cellOfColumn[x]] += 1 }
         }
         cellSizes = sizes
+        analysedCount = layout.analysedCount
     }
 
     deinit {
@@ -151,9 +153,11 @@ final class Workspace {
 
     /// Least-squares fit `cur ≈ gain * bg + offset` over analysed pixels; with `stillBelow`,
     /// only over pixels whose residual under the given fit is within threshold + noise term.
-    func fitGainOffset(stillBelow: (gain: Float, offset: Float, threshold: Float)?, noiseFactor: Float) -> (Float, Float) {
+    /// Returns the fit and the fraction of analysed pixels it used.
+    func fitGainOffset(stillBelow: (gain: Float, offset: Float, threshold: Float)?, noiseFactor: Float) -> (Float, Float, Double) {
         var n = 0.0, sb = 0.0, sc = 0.0, sbb = 0.0, sbc = 0.0
         let w = width
+        let total = Double(analysedCount)
         for y in 0..<height {
             var rn: Float = 0, rb: Float = 0, rc: Float = 0, rbb: Float = 0, rbc: Float = 0
             let base = y * w
@@ -186,7 +190,8 @@ final class Workspace {
             sbb += Double(rbb)
             sbc += Double(rbc)
         }
-        guard n >= 16 else { return stillBelow.map { ($0.gain, $0.offset) } ?? (1, 0) }
+        let used = total > 0 ? n / total : 0
+        guard n >= 16 else { return stillBelow.map { ($0.gain, $0.offset, used) } ?? (1, 0, used) }
         let variance = n * sbb - sb * sb
         var gain = 1.0
         if variance > n * n * 4 {  // background standard deviation above 2 gray levels
@@ -194,7 +199,7 @@ final class Workspace {
         }
         gain = min(max(gain, 0.25), 4)
         let offset = (sc - gain * sb) / n
-        return (Float(gain), Float(offset))
+        return (Float(gain), Float(offset), used)
     }
 
     /// Fills `diff` (difference to the compensated background, minimised over the
