@@ -45,6 +45,9 @@ final class Workspace {
     let cellOfRow: [Int]
     let cellSizes: [Int]
     let analysedCount: Int
+    /// Per working row: whether any pixel of the row moves (after clean-up); lets the blob and
+    /// attribution passes skip still rows.
+    var rowMoving: [Bool]
     var parent: [Int32] = []
 
     init(layout: ZoneLayout) {
@@ -85,6 +88,7 @@ final class Workspace {
         }
         cellSizes = sizes
         analysedCount = layout.analysedCount
+        rowMoving = [Bool](repeating: false, count: h)
     }
 
     deinit {
@@ -158,37 +162,75 @@ final class Workspace {
         var n = 0.0, sb = 0.0, sc = 0.0, sbb = 0.0, sbc = 0.0
         let w = width
         let total = Double(analysedCount)
+        typealias V = SIMD8<Float>
+        let bgp = UnsafeRawPointer(bg.baseAddress!), curp = UnsafeRawPointer(cur.baseAddress!)
+        let wp = UnsafeRawPointer(weight.baseAddress!), np = UnsafeRawPointer(noise.baseAddress!)
+        let stride = MemoryLayout<Float>.stride
         for y in 0..<height {
-            var rn: Float = 0, rb: Float = 0, rc: Float = 0, rbb: Float = 0, rbc: Float = 0
+            // Eight lanes of partial sums per row (the compiler cannot reassociate scalar float sums).
+            var vn = V(), vb = V(), vc = V(), vbb = V(), vbc = V()
             let base = y * w
+            var x = 0
             if let still = stillBelow {
-                for x in 0..<w {
+                let g = V(repeating: still.gain), o = V(repeating: still.offset)
+                let limit = V(repeating: still.threshold), factor = V(repeating: noiseFactor)
+                while x + 8 <= w {
+                    let offset = (base + x) * stride
+                    let b = bgp.loadUnaligned(fromByteOffset: offset, as: V.self)
+                    let c = curp.loadUnaligned(fromByteOffset: offset, as: V.self)
+                    let k = wp.loadUnaligned(fromByteOffset: offset, as: V.self)
+                    let nz = np.loadUnaligned(fromByteOffset: offset, as: V.self)
+                    let d = c - (g * b + o)
+                    let residual = d.replacing(with: -d, where: d .< 0)
+                    let keep = k.replacing(with: 0, where: residual .> limit + factor * nz)
+                    vn += keep
+                    vb += keep * b
+                    vc += keep * c
+                    vbb += keep * b * b
+                    vbc += keep * b * c
+                    x += 8
+                }
+                while x < w {
                     let i = base + x
                     let b = bg[i], c = cur[i]
                     let residual = abs(c - (still.gain * b + still.offset))
                     let keep: Float = residual <= still.threshold + noiseFactor * noise[i] ? weight[i] : 0
-                    rn += keep
-                    rb += keep * b
-                    rc += keep * c
-                    rbb += keep * b * b
-                    rbc += keep * b * c
+                    vn[0] += keep
+                    vb[0] += keep * b
+                    vc[0] += keep * c
+                    vbb[0] += keep * b * b
+                    vbc[0] += keep * b * c
+                    x += 1
                 }
             } else {
-                for x in 0..<w {
+                while x + 8 <= w {
+                    let offset = (base + x) * stride
+                    let b = bgp.loadUnaligned(fromByteOffset: offset, as: V.self)
+                    let c = curp.loadUnaligned(fromByteOffset: offset, as: V.self)
+                    let k = wp.loadUnaligned(fromByteOffset: offset, as: V.self)
+                    vn += k
+                    vb += k * b
+                    vc += k * c
+                    vbb += k * b * b
+                    vbc += k * b * c
+                    x += 8
+                }
+                while x < w {
                     let i = base + x
                     let b = bg[i], c = cur[i], k = weight[i]
-                    rn += k
-                    rb += k * b
-                    rc += k * c
-                    rbb += k * b * b
-                    rbc += k * b * c
+                    vn[0] += k
+                    vb[0] += k * b
+                    vc[0] += k * c
+                    vbb[0] += k * b * b
+                    vbc[0] += k * b * c
+                    x += 1
                 }
             }
-            n += Double(rn)
-            sb += Double(rb)
-            sc += Double(rc)
-            sbb += Double(rbb)
-            sbc += Double(rbc)
+            n += Double(vn.sum())
+            sb += Double(vb.sum())
+            sc += Double(vc.sum())
+            sbb += Double(vbb.sum())
+            sbc += Double(vbc.sum())
         }
         let used = total > 0 ? n / total : 0
         guard n >= 16 else { return stillBelow.map { ($0.gain, $0.offset, used) } ?? (1, 0, used) }
@@ -208,26 +250,46 @@ final class Workspace {
         let w = width, h = height
         for i in 0..<count { pred[i] = gain * bg[i] + offset }
         let c = cur.baseAddress!, p = pred.baseAddress!, d = diff.baseAddress!
-        if shakeRadius <= 0 || w < 3 || h < 3 {
-            for i in 0..<count { d[i] = abs(c[i] - p[i]) }
-        } else {
-            for y in 0..<h {
-                let row = c + y * w
-                let out = d + y * w
-                for x in 0..<w { out[x] = abs(row[x] - p[y * w + x]) }
-                for dy in -1...1 {
-                    let yy = y + dy
-                    if yy < 0 || yy >= h { continue }
-                    let prow = p + yy * w
-                    // Interior columns vectorize; the two edge columns use the neighbours they have.
-                    for x in 1..<(w - 1) {
-                        let v = row[x]
-                        let m = min(abs(v - prow[x - 1]), min(abs(v - prow[x]), abs(v - prow[x + 1])))
-                        out[x] = min(out[x], m)
-                    }
-                    out[0] = min(out[0], min(abs(row[0] - prow[0]), abs(row[0] - prow[1])))
-                    out[w - 1] = min(out[w - 1], min(abs(row[w - 1] - prow[w - 1]), abs(row[w - 1] - prow[w - 2])))
+        typealias V = SIMD8<Float>
+        @inline(__always) func load(_ pointer: UnsafeMutablePointer<Float>) -> V { UnsafeRawPointer(pointer).loadUnaligned(as: V.self) }
+        @inline(__always) func store(_ value: V, _ pointer: UnsafeMutablePointer<Float>) {
+            UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: V.self)
+        }
+        @inline(__always) func absolute(_ v: V) -> V { v.replacing(with: -v, where: v .< V()) }
+        @inline(__always) func smaller(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .< a) }
+        for y in 0..<h {
+            let row = c + y * w, out = d + y * w, here = p + y * w
+            var x = 0
+            while x + 8 <= w {
+                store(absolute(load(row + x) - load(here + x)), out + x)
+                x += 8
+            }
+            while x < w {
+                out[x] = abs(row[x] - here[x])
+                x += 1
+            }
+            guard shakeRadius > 0 && w >= 3 && h >= 3 else { continue }
+            for dy in -1...1 {
+                let yy = y + dy
+                if yy < 0 || yy >= h { continue }
+                let prow = p + yy * w
+                // Interior columns in SIMD; the tail and the two edge columns use the neighbours they have.
+                x = 1
+                while x + 8 <= w - 1 {
+                    let v = load(row + x)
+                    let m = smaller(
+                        absolute(v - load(prow + x - 1)), smaller(absolute(v - load(prow + x)), absolute(v - load(prow + x + 1))))
+                    store(smaller(load(out + x), m), out + x)
+                    x += 8
                 }
+                while x < w - 1 {
+                    let v = row[x]
+                    let m = Swift.min(abs(v - prow[x - 1]), Swift.min(abs(v - prow[x]), abs(v - prow[x + 1])))
+                    out[x] = Swift.min(out[x], m)
+                    x += 1
+                }
+                out[0] = Swift.min(out[0], Swift.min(abs(row[0] - prow[0]), abs(row[0] - prow[1])))
+                out[w - 1] = Swift.min(out[w - 1], Swift.min(abs(row[w - 1] - prow[w - 1]), abs(row[w - 1] - prow[w - 2])))
             }
         }
         let s = score.baseAddress!, nz = noise.baseAddress!, k = weight.baseAddress!
@@ -264,6 +326,7 @@ final class Workspace {
                 o[x] = on
                 rowTotal &+= Int(on)
             }
+            rowMoving[y] = rowTotal > 0
             if rowTotal > 0 {
                 total += rowTotal
                 let cellRow = cellOfRow[y] * Self.cells
@@ -307,27 +370,27 @@ final class Workspace {
         if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
     }
 
-    /// 8-connected components of `fg`. Afterwards `labels[i]` is the index of pixel i's blob in
-    /// the returned list, or -1 (still, or in a blob below `minimumArea` frame pixels).
+    /// 8-connected components of `fg`. Afterwards, for moving pixels (`fg[i] != 0`), `labels[i]`
+    /// is the index of the pixel's blob in the returned list, or -1 (a blob below `minimumArea`
+    /// frame pixels); labels of still pixels are undefined.
     func extractBlobs(decimation f: Int, minimumArea: Double) -> [LabelledBlob] {
         let w = width, h = height
         let m = fg.baseAddress!, l = labels.baseAddress!
         parent.removeAll(keepingCapacity: true)
         for y in 0..<h {
+            guard rowMoving[y] else { continue }
             for x in 0..<w {
                 let i = y * w + x
-                guard m[i] != 0 else {
-                    l[i] = -1
-                    continue
-                }
+                guard m[i] != 0 else { continue }
                 var label: Int32 = -1
                 if x > 0 && m[i - 1] != 0 { label = l[i - 1] }
-                if y > 0 {
+                if y > 0 && rowMoving[y - 1] {
                     let up = i - w
-                    for n in [up - 1, up, up + 1] {
-                        let nx = n - (y - 1) * w
-                        guard nx >= 0 && nx < w && m[n] != 0 else { continue }
-                        if label < 0 { label = l[n] } else if l[n] != label { union(label, l[n]) }
+                    for dx in -1...1 {
+                        let nx = x + dx
+                        guard nx >= 0 && nx < w && m[up + dx] != 0 else { continue }
+                        let neighbour = l[up + dx]
+                        if label < 0 { label = neighbour } else if neighbour != label { union(label, neighbour) }
                     }
                 }
                 if label < 0 {
@@ -345,10 +408,11 @@ final class Workspace {
         var sumX = [Int](repeating: 0, count: parent.count), sumY = sumX
         for i in 0..<parent.count { parent[i] = find(Int32(i)) }
         for y in 0..<h {
+            guard rowMoving[y] else { continue }
             for x in 0..<w {
                 let i = y * w + x
+                guard m[i] != 0 else { continue }
                 let label = l[i]
-                guard label >= 0 else { continue }
                 let root = Int(parent[Int(label)])
                 l[i] = Int32(root)
                 area[root] += 1
@@ -374,7 +438,9 @@ final class Workspace {
                         maxY: maxY[root] * f + f - 1, centroidX: Double(sumX[root]) / a * Double(f) + half,
                         centroidY: Double(sumY[root]) / a * Double(f) + half)))
         }
-        for i in 0..<count where l[i] >= 0 { l[i] = blobIndex[Int(l[i])] }
+        for y in 0..<h where rowMoving[y] {
+            for i in (y * w)..<(y * w + w) where m[i] != 0 { l[i] = blobIndex[Int(l[i])] }
+        }
         return blobs
     }
 
@@ -384,11 +450,12 @@ final class Workspace {
         var counts = [Int](repeating: 0, count: blobCount)
         guard let bounds = region.bounds else { return counts }
         let w = width
-        let l = labels.baseAddress!, s = score.baseAddress!
+        let l = labels.baseAddress!, s = score.baseAddress!, m = fg.baseAddress!
         region.coverage.withUnsafeBufferPointer { coverage in
-            for y in bounds.minY...bounds.maxY {
+            for y in bounds.minY...bounds.maxY where rowMoving[y] {
                 for x in bounds.minX...bounds.maxX {
                     let i = y * w + x
+                    guard m[i] != 0 else { continue }
                     let blob = l[i]
                     if blob >= 0 && coverage[i] != 0 && s[i] > threshold { counts[Int(blob)] += Int(coverage[i]) }
                 }
@@ -400,10 +467,12 @@ final class Workspace {
     /// Per blob: working pixels scoring above `threshold`.
     func blobCounts(above threshold: Float, blobCount: Int) -> [Int] {
         var counts = [Int](repeating: 0, count: blobCount)
-        let l = labels.baseAddress!, s = score.baseAddress!
-        for i in 0..<count {
-            let blob = l[i]
-            if blob >= 0 && s[i] > threshold { counts[Int(blob)] += 1 }
+        let l = labels.baseAddress!, s = score.baseAddress!, m = fg.baseAddress!
+        for y in 0..<height where rowMoving[y] {
+            for i in (y * width)..<(y * width + width) where m[i] != 0 {
+                let blob = l[i]
+                if blob >= 0 && s[i] > threshold { counts[Int(blob)] += 1 }
+            }
         }
         return counts
     }
