@@ -35,7 +35,7 @@ public final class MotionDetector {
     /// Frames processed.
     public private(set) var frameCount = 0
 
-    private var workspace: Workspace?
+    private var workspace: MotionWorkspace?
     private var lastTime: Double?
     private var settleUntil = -Double.infinity
     private var lastGain: Float = 1
@@ -61,7 +61,7 @@ public final class MotionDetector {
         if layout == nil || layout!.mapping.frameWidth != width || layout!.mapping.frameHeight != height {
             let newLayout = ZoneLayout(configuration: configuration, frameWidth: width, frameHeight: height)
             layout = newLayout
-            workspace = Workspace(layout: newLayout)
+            workspace = MotionWorkspace(layout: newLayout)
             lastTime = nil
             settleUntil = -.infinity
         }
@@ -139,7 +139,7 @@ public final class MotionDetector {
     /// Per-region motion: pixel counts above the region's threshold, the anchor rule, the
     /// minimum area and the minimum zone fraction.
     private func attribute(
-        blobs: [Workspace.LabelledBlob], thresholds: [Float], minimumAreas: [Double], layout: ZoneLayout, ws: Workspace
+        blobs: [MotionWorkspace.LabelledBlob], thresholds: [Float], minimumAreas: [Double], layout: ZoneLayout, ws: MotionWorkspace
     ) -> [ZoneMotion] {
         guard !blobs.isEmpty else { return [] }
         let anchor = configuration.anchor

@@ -1,6 +1,6 @@
 /// The per-frame-size buffers and pixel kernels of ``MotionDetector``. Hot loops run on
 /// unsafe buffers allocated once per frame size; nothing is allocated per pixel.
-final class Workspace {
+final class MotionWorkspace {
     /// A blob with its index in the per-pixel blob map.
     struct LabelledBlob {
         var blob: MotionBlob

@@ -134,7 +134,7 @@ struct VideoAnalyzer {
             while true {
                 let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
                 if n == 0 { break }
-                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+                _ = buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
             }
         } catch let error as AudioFileError {
             records.append(AnalysisRecord(file: name, content: .error(kind: error.kind.rawValue, message: error.description)))
