@@ -193,3 +193,20 @@ struct VideoCommandTests {
         #expect(bad.status == 1 && bad.stderr.contains("PNG"))
     }
 }
+
+@Suite("Samples/demo-frames", .serialized)
+struct DemoFramesTests {
+    @Test("the walker is reported in the porch zone, nothing from the privacy-masked window")
+    func demoFrames() throws {
+        let result = try CommandRunner.run(
+            ["analyze", "--frames", "Samples/demo-frames", "--fps", "10", "--device", "Samples/front-door.json", "--format", "jsonl", "--explain"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try parseLines(result)
+        let events = records.filter { $0["type"]?.stringValue == "event" }
+        #expect(events.count == 1)
+        #expect(events.first?["zone"]?.doubleValue == 1)
+        // The walker enters the porch zone (grid x >= 200) at frame 9.
+        #expect(events.first?["start"]?.doubleValue == 0.9)
+        #expect(!records.contains { $0["zone"]?.doubleValue == 2 })
+    }
+}
