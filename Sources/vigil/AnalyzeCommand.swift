@@ -4,6 +4,7 @@ import VigilAnalysis
 import VigilAudioIO
 import VigilCore
 import VigilDetectors
+import VigilVision
 
 /// `vigil analyze`: offline analysis of recordings.
 struct AnalyzeCommand: ParsableCommand {
@@ -11,6 +12,10 @@ struct AnalyzeCommand: ParsableCommand {
         commandName: "analyze",
         abstract: "Analyze recordings and print the events the device would report.",
         discussion: """
+            Video: --frames DIR (PNG sequence) or --video FILE|- (YUV4MPEG2, e.g. from ffmpeg) is one recording, \
+            optionally with --audio FILE; motion is found in the device's activity zones (docs/video.md). In \
+            images mode, --out DIR also receives DIR/<recording>/snapshots/<index>.png.
+
             INPUT is an audio file (any format libsndfile reads: WAV, FLAC, OGG, AIFF, ...; 8 to 192 kHz; \
             any channel count, mixed to mono) or a directory, searched recursively for audio files.
 
@@ -33,7 +38,22 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     @Argument(help: "Audio files or directories.")
-    var inputs: [String]
+    var inputs: [String] = []
+
+    @Option(help: "A directory of PNG frames to analyze as one video recording (see docs/video.md).")
+    var frames: String?
+
+    @Option(help: "Frame rate of --frames; without it, frame times come from the numbers in the file names.")
+    var fps: Double?
+
+    @Option(help: "A YUV4MPEG2 (.y4m) video file to analyze, or - for stdin (ffmpeg -i x.mp4 -f yuv4mpegpipe -).")
+    var video: String?
+
+    @Option(help: "An audio file analyzed alongside --frames or --video as the same recording.")
+    var audio: String?
+
+    @Option(help: "Blob-to-zone rule for motion: anyPixel, bottomCentre or centroid (default anyPixel).")
+    var anchor: BlobAnchor = .anyPixel
 
     @Option(help: "Device file (JSON, see docs/device-file.md). Without it, the built-in default device applies.")
     var device: String?
@@ -65,7 +85,10 @@ struct AnalyzeCommand: ParsableCommand {
     var shard: InputShard?
 
     func validate() throws {
-        if inputs.isEmpty { throw ValidationError("give at least one input file or directory") }
+        try validateVideoOptions()
+        if inputs.isEmpty && frames == nil && video == nil {
+            throw ValidationError("give at least one input file or directory, --frames DIR or --video FILE")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if force && out == nil { throw ValidationError("--force only applies with --out") }
         _ = try parsedSensitivities()
@@ -107,6 +130,10 @@ struct AnalyzeCommand: ParsableCommand {
         if let all = overrides.all { settings.defaultSensitivity = all }
         settings.sensitivity.merge(overrides.perTrigger) { _, new in new }
         let plan = AnalysisPlan(policy: loaded.policy, settings: settings, explain: explain)
+        if frames != nil || video != nil {
+            try runVideo(plan: plan, device: loaded.device)
+            return
+        }
 
         var (recordings, problems) = InputDiscovery.expand(inputs)
         if let shard { recordings = recordings.filter { shard.contains($0.displayName) } }

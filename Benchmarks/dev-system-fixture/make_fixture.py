@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fixture for `vigil bench accuracy --system` on the development set.
 
-    pip install sed_eval && python3 Benchmarks/scoring-fixtures/make_dev_system_fixture.py
+    pip install sed_eval && python3 Benchmarks/dev-system-fixture/make_fixture.py
 
 Reads ../shared/data/dev/labels.tsv and files.tsv, derives a deterministic detection file from the
 references (onset/offset jitter, misses, label swaps, and false detections on other files, fixed

@@ -1,0 +1,211 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import VigilCore
+import VigilGeometry
+import VigilImaging
+
+/// Finds motion in a stream of luma frames and attributes it to zones.
+///
+/// Per frame (details and parameters in docs/video.md):
+/// 1. the luma plane is box-averaged into working pixels (``ZoneLayout/decimation``);
+/// 2. a global gain and offset between frame and background are fitted (least squares, then
+///    refitted without the pixels that moved) so that exposure drift and flicker cancel;
+/// 3. each working pixel's difference to the compensated background, minimised over a 3 x 3
+///    neighbourhood of the background (tolerating small shake), minus `noiseFactor` times the
+///    pixel's noise estimate, is its *score*; privacy blocks never score;
+/// 4. pixels scoring above the most sensitive threshold in use move; a 3 x 3 neighbour count
+///    removes specks and fills pinholes;
+/// 5. a whole-frame change (too large a moving fraction or spread, or a gain/offset jump) resets
+///    the background to the frame and starts a settle period without motion;
+/// 6. otherwise moving pixels are grouped into 8-connected blobs; each region (zone or outside)
+///    takes the blobs by its anchor rule and counts its moving frame pixels above its own
+///    threshold; a region moves when that count reaches its sensitivity's minimum area;
+/// 7. the background follows the frame with a time constant (slower under motion), and the
+///    noise estimate follows the still pixels.
+///
+/// Not thread-safe: one detector per stream. Memory is allocated per frame size, not per frame.
+public final class MotionDetector {
+    /// The configuration.
+    public let configuration: MotionConfiguration
+    /// The layout for the current frame size (`nil` before the first frame).
+    public private(set) var layout: ZoneLayout?
+    /// Frames processed.
+    public private(set) var frameCount = 0
+
+    private var workspace: MotionWorkspace?
+    private var lastTime: Double?
+    private var settleUntil = -Double.infinity
+    private var lastGain: Float = 1
+    private var lastOffset: Float = 0
+
+    /// Creates a detector.
+    public init(configuration: MotionConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Analyses a gray (or colour, converted to luma) image at media time `time` (seconds).
+    public func process(_ image: RasterImage, time: Double) -> FrameMotion {
+        let gray = image.format == .gray ? image : image.converted(to: .gray)
+        return gray.pixels.withUnsafeBufferPointer {
+            process(luma: $0, width: gray.width, height: gray.height, stride: gray.width, time: time)
+        }
+    }
+
+    /// Analyses a luma plane (`height` rows of `stride` bytes, `width` used) at media time `time`.
+    /// A new frame size resets the model (and rasterizes the zones for it).
+    public func process(luma: UnsafeBufferPointer<UInt8>, width: Int, height: Int, stride: Int, time: Double) -> FrameMotion {
+        precondition(width > 0 && height > 0 && stride >= width && luma.count >= stride * (height - 1) + width, "luma plane too small")
+        if layout == nil || layout!.mapping.frameWidth != width || layout!.mapping.frameHeight != height {
+            let newLayout = ZoneLayout(configuration: configuration, frameWidth: width, frameHeight: height)
+            layout = newLayout
+            workspace = MotionWorkspace(layout: newLayout)
+            lastTime = nil
+            settleUntil = -.infinity
+        }
+        let layout = self.layout!
+        let ws = workspace!
+        frameCount += 1
+        ws.decimate(luma, stride: stride, decimation: layout.decimation)
+
+        guard let previous = lastTime else {
+            lastTime = time
+            lastGain = 1
+            lastOffset = 0
+            ws.resetBackground(initialNoise: configuration.parameters.initialNoise)
+            return FrameMotion(time: time, state: .initialising, movingFraction: 0, gain: 1, offset: 0, blobs: [], zones: [])
+        }
+        lastTime = time
+        let p = configuration.parameters
+        let dt = min(max(time - previous, 0.001), 1)
+        let alpha = Float(1 - exp(-dt / max(p.backgroundTimeConstant, 0.01)))
+        let beta = Float(1 - exp(-dt / max(p.noiseTimeConstant, 0.01)))
+
+        let thresholds = layout.regions.map { p.threshold(for: $0.zone.sensitivity) }
+        let lowest = thresholds.min() ?? p.threshold(for: .medium)
+
+        // Global compensation: fit on the pixels that are still under the previous frame's fit
+        // (so that a large object does not bend it); when fewer than half are still (the whole
+        // picture changed), fit on all pixels.
+        var (gain, offset, stillFraction) = ws.fitGainOffset(
+            stillBelow: (lastGain, lastOffset, lowest), noiseFactor: p.noiseFactor)
+        if stillFraction < 0.5 {
+            (gain, offset, _) = ws.fitGainOffset(stillBelow: nil, noiseFactor: p.noiseFactor)
+        }
+        lastGain = gain
+        lastOffset = offset
+        ws.score(gain: gain, offset: offset, noiseFactor: p.noiseFactor, shakeRadius: p.shakeRadius)
+        let moving = ws.threshold(lowest, minimumNeighbours: p.cleanupMinimumNeighbours)
+        let movingFraction = layout.analysedCount > 0 ? Double(moving.count) / Double(layout.analysedCount) : 0
+        let cellsMoving = moving.cellsMoving(fraction: p.cellMotionFraction)
+        let midGrayShift = abs(gain * 128 + offset - 128)
+        let global =
+            movingFraction > p.globalChangeFraction || cellsMoving > p.globalChangeCellFraction
+            || abs(gain - 1) > p.globalGainTolerance || midGrayShift > p.globalOffsetTolerance
+
+        if global {
+            ws.resetBackground(initialNoise: nil)
+            lastGain = 1
+            lastOffset = 0
+            settleUntil = time + p.settleDuration
+            return FrameMotion(
+                time: time, state: .globalChange, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
+                blobs: [], zones: [])
+        }
+        if time < settleUntil {
+            ws.updateBackground(alpha: 0.5, foregroundAlpha: 0.5, beta: 0, noise: (p.minimumNoise, p.maximumNoise))
+            lastGain = 1
+            lastOffset = 0
+            return FrameMotion(
+                time: time, state: .settling, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
+                blobs: [], zones: [])
+        }
+
+        let frameArea = Double(layout.workingWidth * layout.workingHeight * layout.decimation * layout.decimation)
+        let minimumAreas = layout.regions.map { p.minimumAreaFraction(for: $0.zone.sensitivity) * frameArea }
+        let smallestArea = minimumAreas.min() ?? p.minimumAreaFraction(for: .medium) * frameArea
+        let blobs = ws.extractBlobs(decimation: layout.decimation, minimumArea: smallestArea)
+        let zones = attribute(blobs: blobs, thresholds: thresholds, minimumAreas: minimumAreas, layout: layout, ws: ws)
+
+        ws.updateBackground(
+            alpha: alpha, foregroundAlpha: alpha * Float(p.foregroundRateFactor), beta: beta, noise: (p.minimumNoise, p.maximumNoise))
+        return FrameMotion(
+            time: time, state: .analysed, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
+            blobs: blobs.map(\.blob), zones: zones)
+    }
+
+    /// Per-region motion: pixel counts above the region's threshold, the anchor rule, the
+    /// minimum area and the minimum zone fraction.
+    private func attribute(
+        blobs: [MotionWorkspace.LabelledBlob], thresholds: [Float], minimumAreas: [Double], layout: ZoneLayout, ws: MotionWorkspace
+    ) -> [ZoneMotion] {
+        guard !blobs.isEmpty else { return [] }
+        let anchor = configuration.anchor
+        let f2 = layout.decimation * layout.decimation
+        let mapping = layout.mapping
+        // Anchor points of every blob in grid coordinates, tested against each polygon in SIMD batches.
+        var anchorsX = [Float](repeating: 0, count: blobs.count)
+        var anchorsY = [Float](repeating: 0, count: blobs.count)
+        for (index, blob) in blobs.enumerated() {
+            let point = blob.blob.anchorPoint(anchor)
+            let grid = mapping.gridPoint(x: point.x, y: point.y)
+            anchorsX[index] = mapping.membershipX(grid.x)
+            anchorsY[index] = mapping.membershipY(grid.y)
+        }
+        func inside(_ polygon: PreparedPolygon) -> [Bool] { PolygonPointTester(polygon).contains(xs: anchorsX, ys: anchorsY) }
+        var insideAnyZone: [Bool] = []
+        if anchor != .anyPixel && layout.regions.contains(where: { $0.zone.id == nil }) {
+            insideAnyZone = [Bool](repeating: false, count: blobs.count)
+            for polygon in layout.zonePolygons + layout.privacyPolygons {
+                for (i, hit) in inside(polygon).enumerated() where hit { insideAnyZone[i] = true }
+            }
+        }
+        // Per distinct threshold: each blob's pixel count above it (anchor modes count whole blobs).
+        var wholeCounts: [Float: [Int]] = [:]
+        if anchor != .anyPixel {
+            for t in Set(thresholds) { wholeCounts[t] = ws.blobCounts(above: t, blobCount: blobs.count) }
+        }
+
+        var result: [ZoneMotion] = []
+        for (r, region) in layout.regions.enumerated() where region.area > 0 {
+            let threshold = thresholds[r]
+            var perBlob: [Int]
+            var accepted: [Bool]
+            if anchor == .anyPixel {
+                perBlob = ws.regionBlobCounts(region: region, above: threshold, blobCount: blobs.count)
+                accepted = perBlob.map { $0 > 0 }
+            } else {
+                perBlob = wholeCounts[threshold]!.map { $0 * f2 }
+                let hits = region.zone.id == nil ? insideAnyZone.map { !$0 } : inside(region.polygon)
+                accepted = zip(hits, perBlob).map { $0 && $1 > 0 }
+            }
+            var pixels = 0
+            var count = 0
+            var box = (minX: Int.max, minY: Int.max, maxX: Int.min, maxY: Int.min)
+            for i in blobs.indices where accepted[i] {
+                pixels += perBlob[i]
+                count += 1
+                let b = blobs[i].blob
+                box = (min(box.minX, b.minX), min(box.minY, b.minY), max(box.maxX, b.maxX), max(box.maxY, b.maxY))
+            }
+            let fraction = min(1, Double(pixels) / Double(region.area))
+            guard count > 0, Double(pixels) >= minimumAreas[r], fraction >= configuration.minimumZoneFraction else { continue }
+            // Grid box: map the four frame corners (rotation may swap axes).
+            var gx: [Float] = [], gy: [Float] = []
+            for (x, y) in [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)] {
+                let g = mapping.gridPoint(px: x, py: y)
+                gx.append(g.x)
+                gy.append(g.y)
+            }
+            let ratio = Double(pixels) / max(minimumAreas[r], 1)
+            let confidence = min(1, 0.5 + 0.5 * (ratio - 1) / 3)
+            result.append(
+                ZoneMotion(
+                    zoneID: region.zone.id, motionPixels: pixels, fraction: fraction, blobCount: count,
+                    gridBox: [Double(gx.min()!), Double(gy.min()!), Double(gx.max()!), Double(gy.max()!)], confidence: confidence))
+        }
+        return result
+    }
+}

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import VigilCore
+
+/// The tunable constants of the motion pipeline (docs/video.md explains each).
+/// The defaults are the documented ones; tests and experiments may change them.
+public struct MotionParameters: Sendable, Hashable {
+    /// Box-filter decimation of the luma plane (1, 2, 4 or 8); `nil` picks the smallest power of
+    /// two that brings the width to at most ``targetWorkingWidth``.
+    public var decimation: Int?
+    /// Width the automatic decimation aims at (at most this many working columns).
+    public var targetWorkingWidth: Int = 480
+    /// Time constant of the background average in seconds: slow changes (daylight, clouds)
+    /// are absorbed at this rate.
+    public var backgroundTimeConstant: Double = 4
+    /// Background pixels under motion adapt this many times slower (a parked car is absorbed
+    /// after roughly timeConstant / factor seconds).
+    public var foregroundRateFactor: Double = 0.1
+    /// Time constant of the per-pixel noise estimate (mean absolute deviation) in seconds.
+    public var noiseTimeConstant: Double = 2
+    /// A pixel moves when its difference exceeds `noiseFactor * noise + threshold(sensitivity)`.
+    public var noiseFactor: Float = 4
+    /// Noise estimate of a new model, in gray levels.
+    public var initialNoise: Float = 2
+    /// Lower bound of the noise estimate.
+    public var minimumNoise: Float = 0.5
+    /// Upper bound of the noise estimate (so that flicker cannot blind a pixel for good).
+    public var maximumNoise: Float = 12
+    /// Neighbourhood radius (working pixels) searched for the best background match, which
+    /// tolerates camera shake of up to this many working pixels; 0 disables it.
+    public var shakeRadius: Int = 1
+    /// Clean-up: a working pixel stays in motion when at least this many of its 3 x 3
+    /// neighbourhood (itself included) exceed the threshold; also fills one-pixel holes.
+    public var cleanupMinimumNeighbours: Int = 4
+    /// A frame whose moving fraction (of unmasked pixels) exceeds this is a whole-frame change.
+    public var globalChangeFraction: Double = 0.4
+    /// A frame with motion in more than this fraction of the 8 x 8 coarse cells is a
+    /// whole-frame change (camera shake, light switched on in part of the picture).
+    public var globalChangeCellFraction: Double = 0.65
+    /// A cell counts as moving for ``globalChangeCellFraction`` when this fraction of it moves.
+    public var cellMotionFraction: Double = 0.02
+    /// A fitted global gain outside `1 ± this` is a whole-frame change (exposure jump, IR switch).
+    public var globalGainTolerance: Float = 0.25
+    /// A fitted global offset beyond this many gray levels is a whole-frame change.
+    public var globalOffsetTolerance: Float = 25
+    /// After a whole-frame change the model settles this long (seconds): the background is
+    /// reset to the new picture, adapts fast, and no motion is reported.
+    public var settleDuration: Double = 0.5
+    /// Pixel threshold at the least sensitive level (1), in gray levels above the noise term.
+    public var thresholdAtLowest: Float = 30
+    /// Pixel threshold at the most sensitive level.
+    public var thresholdAtHighest: Float = 4
+    /// Smallest moving area, as a fraction of the frame, at the least sensitive level.
+    public var minimumAreaAtLowest: Double = 0.006
+    /// Smallest moving area, as a fraction of the frame, at the most sensitive level.
+    public var minimumAreaAtHighest: Double = 0.0003
+
+    /// The defaults.
+    public init() {}
+
+    /// The pixel threshold (gray levels above the noise term) for `sensitivity`: linear from
+    /// ``thresholdAtLowest`` at level 1 to ``thresholdAtHighest`` at the maximum level.
+    public func threshold(for sensitivity: Sensitivity) -> Float {
+        thresholdAtLowest + (thresholdAtHighest - thresholdAtLowest) * Float(sensitivity.fraction)
+    }
+
+    /// The smallest moving area (fraction of the frame) for `sensitivity`: geometric from
+    /// ``minimumAreaAtLowest`` at level 1 to ``minimumAreaAtHighest`` at the maximum level.
+    public func minimumAreaFraction(for sensitivity: Sensitivity) -> Double {
+        let ratio = minimumAreaAtHighest / minimumAreaAtLowest
+        return minimumAreaAtLowest * exp(log(ratio) * sensitivity.fraction)
+    }
+
+    /// The decimation for a frame `width` pixels wide.
+    public func decimation(forWidth width: Int, height: Int) -> Int {
+        if let decimation { return [1, 2, 4, 8].contains(decimation) ? decimation : 1 }
+        var factor = 1
+        while factor < 8 && width / factor > targetWorkingWidth && height / (factor * 2) >= 8 { factor *= 2 }
+        return factor
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import VigilAnalysis
+import VigilAudioIO
+import VigilCore
+import VigilDevice
+import VigilEvents
+import VigilFrameIO
+import VigilImaging
+import VigilVision
+
+/// Drives one video recording (a PNG sequence or a y4m stream, optionally with an audio file
+/// analysed alongside) through the motion detector, the sound detectors and one event-engine
+/// run. In images mode with an output directory, writes snapshots at peak motion.
+struct VideoAnalyzer {
+    /// What to run.
+    var plan: AnalysisPlan
+    /// The device's motion configuration.
+    var motion: MotionConfiguration
+    /// The overlay for snapshots.
+    var overlay: ZoneOverlay
+
+    /// The outcome for one recording.
+    struct Outcome {
+        var records: [AnalysisRecord]
+        var failed: Bool
+        var frames: Int
+        var snapshots: Int
+        /// Seconds of media analyzed (the longer of video and audio).
+        var mediaSeconds: Double = 0
+    }
+
+    /// Analyses `source` as recording `name`, with `audioPath` if given; snapshots go to
+    /// `snapshotDirectory` (images mode only).
+    func analyze(source: inout some FrameSource, name: String, audioPath: String?, snapshotDirectory: String?) -> Outcome {
+        var records: [AnalysisRecord] = []
+        var failed = false
+
+        // Sound first (its detections are merged into the same engine run).
+        var audioDetections: [Detection] = []
+        var audioEnd = 0.0
+        if let audioPath {
+            let audio = analyzeAudio(path: audioPath, name: name)
+            audioDetections = audio.detections
+            audioEnd = audio.duration
+            records += audio.records
+            failed = failed || audio.failed
+        }
+
+        let detector = MotionDetector(configuration: motion)
+        var collector: SnapshotCollector?
+        if plan.policy.recordingMode == .images {
+            // Runs without an output directory too: it finds each activation's peak time.
+            collector = SnapshotCollector(policy: plan.policy, overlay: overlay, directory: snapshotDirectory)
+        }
+        var motionDetections: [Detection] = []
+        var audioCursor = 0
+        var frames = 0
+        var lastTime = 0.0
+        var frameInterval = 0.0
+        var lastPicture: FramePicture?
+        var sizeChanged = false
+        var firstSize: (Int, Int)?
+        do {
+            while let frame = try source.nextFrame() {
+                if frames > 0 { frameInterval = frame.time - lastTime }
+                lastTime = frame.time
+                frames += 1
+                let size = (frame.picture.width, frame.picture.height)
+                if let firstSize, firstSize != size { sizeChanged = true }
+                if firstSize == nil { firstSize = size }
+                let luma = frame.picture.luma
+                let result = detector.process(luma, time: frame.time)
+                let detections = result.detections
+                motionDetections += detections
+                if let collector {
+                    var due: [Detection] = []
+                    while audioCursor < audioDetections.count && audioDetections[audioCursor].detectedAt <= frame.time {
+                        due.append(audioDetections[audioCursor])
+                        audioCursor += 1
+                    }
+                    collector.ingest(due + detections, frame: frame.picture)
+                }
+                lastPicture = frame.picture
+            }
+        } catch {
+            failed = true
+            records.append(AnalysisRecord(file: name, content: .error(kind: error.kind.rawValue, message: error.description)))
+        }
+        if frames == 0 && !failed {
+            failed = true
+            records.append(AnalysisRecord(file: name, content: .error(kind: "empty", message: "\(source.sourceName): no frames")))
+        }
+        if sizeChanged {
+            records.append(AnalysisRecord(file: name, content: .warning("the frame size changed; the motion model restarted at each change")))
+        }
+        let videoEnd = frames > 0 ? lastTime + max(frameInterval, 0) : 0
+        let endTime = max(videoEnd, audioEnd)
+        if let collector {
+            if audioCursor < audioDetections.count, let lastPicture {
+                collector.ingest(Array(audioDetections[audioCursor...]), frame: lastPicture)
+            }
+            collector.finish(at: endTime, last: lastPicture)
+            for failure in collector.failures {
+                failed = true
+                records.append(AnalysisRecord(file: name, content: .error(kind: "unwritable", message: failure)))
+            }
+            // The snapshot time of each event is its activation's peak.
+            let peaks = collector.peakTimes
+            motionDetections = motionDetections.map { detection in
+                var d = detection
+                if let peak = peaks[.init(trigger: d.trigger, zone: d.zoneID, time: d.detectedAt)] {
+                    d.evidence["peakTime"] = .number(peak)
+                }
+                return d
+            }
+        }
+        let engineRecords = plan.records(file: name, detections: audioDetections + motionDetections, endTime: endTime)
+        return Outcome(
+            records: engineRecords + records, failed: failed, frames: frames, snapshots: collector?.written ?? 0,
+            mediaSeconds: endTime)
+    }
+
+    /// Sound detections of an audio file, as `RecordingAnalyzer` computes them.
+    func analyzeAudio(path: String, name: String) -> (detections: [Detection], duration: Double, records: [AnalysisRecord], failed: Bool) {
+        let reader: AudioFileReader
+        do {
+            reader = try AudioFileReader(path: path)
+        } catch let error as AudioFileError {
+            return ([], 0, [AnalysisRecord(file: name, content: .error(kind: error.kind.rawValue, message: error.description))], true)
+        } catch {
+            return ([], 0, [AnalysisRecord(file: name, content: .error(kind: "unreadable", message: "\(path): \(error)"))], true)
+        }
+        let analyzer = AudioStreamAnalyzer(sampleRate: Double(reader.sampleRate), triggers: plan.detectorTriggers, settings: plan.settings)
+        var buffer = [Float](repeating: 0, count: 65_536)
+        var records: [AnalysisRecord] = []
+        var failed = false
+        do {
+            while true {
+                let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
+                if n == 0 { break }
+                _ = buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            }
+        } catch let error as AudioFileError {
+            records.append(AnalysisRecord(file: name, content: .error(kind: error.kind.rawValue, message: error.description)))
+            failed = true
+        } catch {
+            records.append(AnalysisRecord(file: name, content: .error(kind: "decodeFailed", message: "\(path): \(error)")))
+            failed = true
+        }
+        analyzer.finish()
+        return (analyzer.detections, analyzer.mediaTime, records, failed)
+    }
+}
