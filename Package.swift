@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "vigil", targets: ["vigil"]),
         .library(name: "VigilCore", targets: ["VigilCore"]),
+        .library(name: "VigilGeometry", targets: ["VigilGeometry"]),
         .library(name: "VigilDevice", targets: ["VigilDevice"]),
         .library(name: "VigilEvents", targets: ["VigilEvents"]),
         .library(name: "VigilDSP", targets: ["VigilDSP"]),

@@ -34,6 +34,15 @@ let package = Package(
             ],
             path: "Benchmarks/KernelBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "VisionBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "VigilVision", package: "Vigil"),
+                .product(name: "VigilCore", package: "Vigil"),
+            ],
+            path: "Benchmarks/VisionBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         // Plain timing executable for the alarm detectors' throughput (best of N runs, CPU time).
         .target(
             name: "AlarmBenchmarkSupport",
