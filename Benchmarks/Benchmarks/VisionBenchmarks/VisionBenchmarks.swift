@@ -1,6 +1,6 @@
 // Vision benchmarks (package-benchmark, ordo-one/benchmark).
 //
-//   cd Benchmarks && swift package benchmark --target VisionBenchmarks
+//   cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --target VisionBenchmarks
 //
 // - "Motion+zones WxH": one iteration = one frame through MotionDetector (decimation,
 //   background model, global-change tests, blobs, attribution to four 6-vertex zones, a privacy
