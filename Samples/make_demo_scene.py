@@ -6,7 +6,7 @@ Timeline (seconds):
    0-40  room noise (brown-ish noise, about -52 dBFS)
    3.0   three door knocks (short filtered noise bursts, about -14 dBFS)
   10.0   a 1 kHz appliance beep, 1 s long (about -18 dBFS)
-  18.0   a T3 smoke alarm at 3.15 kHz: 0.5 s on / 0.5 s off x3, 1.5 s pause, 4 cycles (until 33.5)
+  18.0   a T3 smoke alarm at 3.15 kHz: 0.5 s on / 0.5 s off x3 with the third off 1.5 s (cycle 4 s), 4 cycles (until 32.5)
 
 Run:  python3 Samples/make_demo_scene.py && sox Samples/demo-scene.wav Samples/demo-scene.flac
 """
@@ -56,7 +56,7 @@ t = 18.0
 for cycle in range(4):
     for p in range(3):
         add_tone(t, 0.5, 3150, -20)
-        t += 0.5 + (2.0 if p == 2 else 0.5)
+        t += 0.5 + (1.5 if p == 2 else 0.5)  # third off phase 1.5 s: cycle 4.0 s
 
 peak = max(abs(v) for v in x)
 assert peak < 1.0, peak

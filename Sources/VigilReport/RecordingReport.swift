@@ -40,15 +40,25 @@ public struct RecordingReport: Sendable {
     public var duration: Double
     /// Width of the picture in pixels.
     public var width: Int
+    /// Motion per zone over time (video recordings).
+    public var zoneActivity: ZoneActivityTimeline?
+    /// A frame with the zones drawn and privacy zones blacked out (video recordings).
+    public var thumbnail: RasterImage?
 
-    /// Creates a report.
-    public init(title: String, spectrogram: SpectrogramSummary, sampleRate: Double, events: [ReportEvent], duration: Double, width: Int = 1400) {
+    /// Creates a report. Without audio, pass a spectrogram that saw no frames: the spectrogram
+    /// and level panels are then left out.
+    public init(
+        title: String, spectrogram: SpectrogramSummary, sampleRate: Double, events: [ReportEvent], duration: Double,
+        width: Int = 1400, zoneActivity: ZoneActivityTimeline? = nil, thumbnail: RasterImage? = nil
+    ) {
         self.title = title
         self.spectrogram = spectrogram
         self.sampleRate = sampleRate
         self.events = events
         self.duration = duration
         self.width = max(width, 600)
+        self.zoneActivity = zoneActivity
+        self.thumbnail = thumbnail
     }
 
     static let background = RGBColor(red: 255, green: 255, blue: 255)
@@ -62,14 +72,20 @@ public struct RecordingReport: Sendable {
     public func render() -> RasterImage {
         let triggers = TriggerPalette.sorted(events.map(\.trigger))
         let laneHeight = 30
+        let hasAudio = spectrogram.columnCount > 0
         let spectrogramTop = 100
-        let spectrogramHeight = 240
-        let levelTop = spectrogramTop + spectrogramHeight + 16
-        let levelHeight = 90
-        let lanesTop = levelTop + levelHeight + 16
+        let spectrogramHeight = hasAudio ? 240 : 0
+        let levelTop = spectrogramTop + spectrogramHeight + (hasAudio ? 16 : 0)
+        let levelHeight = hasAudio ? 90 : 0
+        let zonesTop = levelTop + levelHeight + (hasAudio ? 16 : 0)
+        let zoneLanes = zoneActivity?.lanes.count ?? 0
+        let zonesHeight = zoneLanes * 24 + (zoneLanes > 0 ? 16 : 0)
+        let lanesTop = zonesTop + zonesHeight
         let lanesHeight = max(1, triggers.count) * laneHeight
         let axisTop = lanesTop + lanesHeight + 6
-        let height = axisTop + 56
+        let thumbnailTop = axisTop + 60
+        let thumbnailHeight = thumbnail.map { min(270, $0.height * 480 / max($0.width, 1)) + 30 } ?? 0
+        let height = axisTop + 56 + thumbnailHeight
         var image = RasterImage(width: width, height: height, format: .rgb, fill: 255)
         let plotWidth = width - Self.left - Self.right
         let span = max(duration, spectrogram.duration, 1e-3)
@@ -95,8 +111,20 @@ public struct RecordingReport: Sendable {
             image.drawText("NO EVENTS", x: detectedX + 28 + BitmapFont.width(of: "DETECTED AT", scale: Self.text) + 30, y: markY, color: Self.ink, scale: Self.text)
         }
 
-        drawSpectrogram(into: &image, top: spectrogramTop, height: spectrogramHeight, plotWidth: plotWidth, span: span)
-        drawLevel(into: &image, top: levelTop, height: levelHeight, plotWidth: plotWidth, span: span)
+        if hasAudio {
+            drawSpectrogram(into: &image, top: spectrogramTop, height: spectrogramHeight, plotWidth: plotWidth, span: span)
+            drawLevel(into: &image, top: levelTop, height: levelHeight, plotWidth: plotWidth, span: span)
+        }
+        if let zoneActivity, zoneLanes > 0 {
+            drawZoneActivity(zoneActivity, into: &image, top: zonesTop, plotWidth: plotWidth, span: span)
+        }
+        if let thumbnail {
+            let w = min(480, thumbnail.width * 270 / max(thumbnail.height, 1))
+            let h = thumbnail.height * w / max(thumbnail.width, 1)
+            image.drawText("ZONES", x: 12, y: thumbnailTop, color: Self.ink, scale: Self.text)
+            let small = thumbnail.converted(to: .rgb).scaled(width: w, height: h)
+            for y in 0..<h { for x in 0..<w { image.setColor(small.color(x: x, y: y), x: Self.left + x, y: thumbnailTop + y) } }
+        }
 
         // Event lanes.
         for (lane, trigger) in triggers.enumerated() {
@@ -127,7 +155,9 @@ public struct RecordingReport: Sendable {
         while t <= span + 1e-9 {
             let px = x(t)
             image.fillRectangle(x: px, y: axisTop, width: 2, height: 8, color: Self.ink)
-            image.fillRectangle(x: px, y: spectrogramTop, width: 1, height: axisTop - spectrogramTop, color: RGBColor(red: 90, green: 90, blue: 90, alpha: 255))
+            if axisTop > spectrogramTop {
+                image.fillRectangle(x: px, y: spectrogramTop, width: 1, height: axisTop - spectrogramTop, color: RGBColor(red: 90, green: 90, blue: 90, alpha: 255))
+            }
             let label = Self.format(t, step: step)
             image.drawText(label, x: px - BitmapFont.width(of: label, scale: Self.text) / 2, y: axisTop + 12, color: Self.ink, scale: Self.text)
             t += step
@@ -160,6 +190,25 @@ public struct RecordingReport: Sendable {
             image.fillRectangle(x: Self.left - 8, y: py, width: 8, height: 2, color: Self.ink)
             let label = f >= 1000 ? "\(Int(f / 1000))K" : "\(Int(f))"
             image.drawText(label, x: Self.left - 14 - BitmapFont.width(of: label, scale: Self.text), y: py - 7, color: Self.ink, scale: Self.text)
+        }
+    }
+
+    private func drawZoneActivity(_ timeline: ZoneActivityTimeline, into image: inout RasterImage, top: Int, plotWidth: Int, span: Double) {
+        for (l, lane) in timeline.lanes.enumerated() {
+            let y0 = top + l * 24
+            image.fillRectangle(x: Self.left, y: y0, width: plotWidth, height: 20, color: RGBColor(red: 245, green: 245, blue: 245))
+            let label = lane.name.count > 11 ? String(lane.name.prefix(10)) + "." : lane.name
+            image.drawText(label, x: Self.left - 8 - BitmapFont.width(of: label, scale: Self.text), y: y0 + 3, color: lane.color, scale: Self.text)
+            for px in 0..<plotWidth {
+                let column = Int(Double(px) / Double(plotWidth) * span / timeline.secondsPerColumn)
+                guard column < timeline.columnCount else { continue }
+                let v = Double(timeline.value(column: column, lane: l))
+                guard v > 0 else { continue }
+                // 10 % of the zone moving (or more) draws the full zone colour.
+                let a = min(1, 0.25 + v * 7.5)
+                func mix(_ c: UInt8) -> UInt8 { UInt8(245 - (245 - Double(c)) * a) }
+                image.fillRectangle(x: Self.left + px, y: y0, width: 1, height: 20, color: RGBColor(red: mix(lane.color.red), green: mix(lane.color.green), blue: mix(lane.color.blue)))
+            }
         }
     }
 

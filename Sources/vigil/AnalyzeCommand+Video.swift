@@ -34,7 +34,8 @@ extension AnalyzeCommand {
         }
         let recording = InputRecording(path: path, displayName: name)
         let analyzer = VideoAnalyzer(
-            plan: plan, motion: MotionConfiguration(device: device, anchor: anchor), overlay: ZoneOverlay(device: device))
+            plan: plan, motion: MotionConfiguration(device: device, anchor: anchor), overlay: ZoneOverlay(device: device),
+            drawReport: out != nil)
         let rotation = device.video.imageRotation
         if rotation % 90 != 0 {
             Self.stderr("warning: imageRotation \(rotation) is not a multiple of 90; zones are mapped as for \(GridMapping.normalizedRotation(rotation))")
@@ -61,7 +62,7 @@ extension AnalyzeCommand {
             let summary = RecordingSummary(file: name, mediaSeconds: outcome.mediaSeconds, records: outcome.records)
             do {
                 try RecordingOutputWriter.write(
-                    records: records, summary: summary,
+                    records: records, summary: summary, report: outcome.reportPNG,
                     fingerprint: String(InputShard.fnv1a(BatchAnalysis.runFingerprint(device: device, plan: plan) + "\nvideo"), radix: 16),
                     for: recording, under: out)
                 try RecordingOutputWriter.atomicWrite(

@@ -31,25 +31,43 @@ struct RecordingAnalyzer {
         var reportPNG: [UInt8]?
     }
 
-    /// Analyzes `input`, reporting media seconds done through `progress`.
-    func analyze(_ input: InputRecording, progress: (Double) -> Void = { _ in }) -> Outcome {
+    /// A recording's audio after decoding and detection, before the event engine.
+    struct DecodedAudio {
+        /// The detectors' detections.
+        var detections: [Detection] = []
+        /// Seconds of media decoded.
+        var mediaSeconds: Double = 0
+        /// The file's sample rate (0 if it could not be opened).
+        var sampleRate = 0
+        /// Warnings about the input.
+        var warnings: [AnalysisRecord] = []
+        /// Why decoding failed or stopped early, if it did.
+        var failure: AnalysisRecord?
+        /// The reduced spectrogram, when a report is drawn.
+        var spectrogram: SpectrogramSummary?
+    }
+
+    /// Decodes `input` in fixed blocks through the STFT and detectors, reporting media seconds
+    /// done through `progress`. Whatever was decoded before a failure is kept.
+    func decode(_ input: InputRecording, progress: (Double) -> Void = { _ in }) -> DecodedAudio {
         let file = input.displayName
+        var result = DecodedAudio()
         let reader: AudioFileReader
         do {
             reader = try AudioFileReader(path: input.path)
         } catch let error as AudioFileError {
-            return Outcome(records: [Self.errorRecord(file, error)], mediaSeconds: 0, failed: true)
+            result.failure = Self.errorRecord(file, error)
+            return result
         } catch {
-            return Outcome(
-                records: [AnalysisRecord(file: file, content: .error(kind: "unreadable", message: "\(input.path): \(error)"))],
-                mediaSeconds: 0, failed: true)
+            result.failure = AnalysisRecord(file: file, content: .error(kind: "unreadable", message: "\(input.path): \(error)"))
+            return result
         }
+        result.sampleRate = reader.sampleRate
         let analyzer = AudioStreamAnalyzer(
             sampleRate: Double(reader.sampleRate), triggers: plan.detectorTriggers, settings: plan.settings)
         let collector = drawReport ? SpectrogramCollector(expectedDuration: reader.declaredDuration) : nil
         if let collector { analyzer.frameObserver = { collector.summary.add($0) } }
         var buffer = [Float](repeating: 0, count: blockSize)
-        var failure: AnalysisRecord?
         do {
             while true {
                 let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
@@ -58,43 +76,56 @@ struct RecordingAnalyzer {
                 progress(analyzer.mediaTime)
             }
         } catch let error as AudioFileError {
-            failure = Self.errorRecord(file, error)
+            result.failure = Self.errorRecord(file, error)
         } catch {
-            failure = AnalysisRecord(file: file, content: .error(kind: "decodeFailed", message: "\(input.path): \(error)"))
+            result.failure = AnalysisRecord(file: file, content: .error(kind: "decodeFailed", message: "\(input.path): \(error)"))
         }
         analyzer.finish()
-        var records: [AnalysisRecord] = []
         if reader.nonFiniteSampleCount > 0 {
-            records.append(
+            result.warnings.append(
                 AnalysisRecord(
                     file: file,
                     content: .warning("\(reader.nonFiniteSampleCount) non-finite samples (NaN or Inf) were replaced with silence")))
         }
         let frameLength = analyzer.configuration.fftSize
         if analyzer.sampleCount < Int64(frameLength) {
-            records.append(
+            result.warnings.append(
                 AnalysisRecord(
                     file: file,
                     content: .warning(
                         "recording is shorter than one analysis frame (\(analyzer.sampleCount) samples, frame is \(frameLength)): too short to detect anything"
                     )))
         }
-        records += plan.records(file: file, detections: analyzer.detections, endTime: analyzer.mediaTime)
-        if let failure { records.append(failure) }
+        result.detections = analyzer.detections
+        result.mediaSeconds = analyzer.mediaTime
+        result.spectrogram = collector?.summary
+        return result
+    }
+
+    /// Analyzes `input`, reporting media seconds done through `progress`.
+    func analyze(_ input: InputRecording, progress: (Double) -> Void = { _ in }) -> Outcome {
+        let file = input.displayName
+        let audio = decode(input, progress: progress)
+        if audio.sampleRate == 0, let failure = audio.failure {
+            return Outcome(records: [failure], mediaSeconds: 0, failed: true)
+        }
+        var records = audio.warnings
+        records += plan.records(file: file, detections: audio.detections, endTime: audio.mediaSeconds)
+        if let failure = audio.failure { records.append(failure) }
         var png: [UInt8]?
-        if let collector {
+        if let spectrogram = audio.spectrogram {
             let report = RecordingReport(
-                title: "\(file)  \(DecimalText.fixed(analyzer.mediaTime, places: 1)) S  \(reader.sampleRate) HZ",
-                spectrogram: collector.summary, sampleRate: Double(reader.sampleRate),
-                events: records.compactMap(Self.reportEvent), duration: analyzer.mediaTime)
+                title: "\(file)  \(DecimalText.fixed(audio.mediaSeconds, places: 1)) S  \(audio.sampleRate) HZ",
+                spectrogram: spectrogram, sampleRate: Double(audio.sampleRate),
+                events: records.compactMap(Self.reportEvent), duration: audio.mediaSeconds)
             png = try? PNGCodec.encode(report.render(), destination: file)
         }
         return Outcome(
-            records: records, mediaSeconds: analyzer.mediaTime, failed: failure != nil, detections: analyzer.detections,
+            records: records, mediaSeconds: audio.mediaSeconds, failed: audio.failure != nil, detections: audio.detections,
             reportPNG: png)
     }
 
-    private static func reportEvent(_ record: AnalysisRecord) -> ReportEvent? {
+    static func reportEvent(_ record: AnalysisRecord) -> ReportEvent? {
         guard case .engine(.event(let e)) = record.content else { return nil }
         return ReportEvent(trigger: e.trigger.rawValue, start: e.start, end: e.end, detectedAt: e.detectedAt, zone: e.zone.map(Int.init))
     }

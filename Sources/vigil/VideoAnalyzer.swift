@@ -6,6 +6,7 @@ import VigilDevice
 import VigilEvents
 import VigilFrameIO
 import VigilImaging
+import VigilReport
 import VigilVision
 
 /// Drives one video recording (a PNG sequence or a y4m stream, optionally with an audio file
@@ -18,6 +19,8 @@ struct VideoAnalyzer {
     var motion: MotionConfiguration
     /// The overlay for snapshots.
     var overlay: ZoneOverlay
+    /// Also draw report.png (zone motion strip, a thumbnail with the zones, audio panels with --audio).
+    var drawReport = false
 
     /// The outcome for one recording.
     struct Outcome {
@@ -27,6 +30,8 @@ struct VideoAnalyzer {
         var snapshots: Int
         /// Seconds of media analyzed (the longer of video and audio).
         var mediaSeconds: Double = 0
+        /// report.png, when asked for.
+        var reportPNG: [UInt8]?
     }
 
     /// Analyses `source` as recording `name`, with `audioPath` if given; snapshots go to
@@ -38,13 +43,21 @@ struct VideoAnalyzer {
         // Sound first (its detections are merged into the same engine run).
         var audioDetections: [Detection] = []
         var audioEnd = 0.0
+        var audioReport: RecordingAnalyzer.DecodedAudio?
         if let audioPath {
-            let audio = analyzeAudio(path: audioPath, name: name)
+            let audio = RecordingAnalyzer(plan: plan, drawReport: drawReport).decode(InputRecording(path: audioPath, displayName: name))
             audioDetections = audio.detections
-            audioEnd = audio.duration
-            records += audio.records
-            failed = failed || audio.failed
+            audioEnd = audio.mediaSeconds
+            records += audio.warnings
+            if let failure = audio.failure { records.append(failure) }
+            failed = failed || audio.failure != nil
+            audioReport = audio
         }
+        var lanes = overlay.items.filter { !$0.isPrivacy }.map { ZoneActivityTimeline.Lane(zoneID: $0.id, name: $0.name, color: $0.color) }
+        lanes.append(ZoneActivityTimeline.Lane(zoneID: nil, name: "outside", color: RGBColor(red: 110, green: 110, blue: 110)))
+        var timeline = drawReport ? ZoneActivityTimeline(lanes: lanes, expectedDuration: 0) : nil
+        var peakPicture: FramePicture?
+        var peakMotion = -1
 
         let detector = MotionDetector(configuration: motion)
         var collector: SnapshotCollector?
@@ -72,6 +85,15 @@ struct VideoAnalyzer {
                 let result = detector.process(luma, time: frame.time)
                 let detections = result.detections
                 motionDetections += detections
+                if drawReport {
+                    var fractions: [UInt16?: Double] = [:]
+                    for z in result.zones { fractions[z.zoneID] = z.fraction }
+                    timeline?.add(time: frame.time, fractions: fractions)
+                    if result.totalMotionPixels > peakMotion {
+                        peakMotion = result.totalMotionPixels
+                        peakPicture = frame.picture
+                    }
+                }
                 if let collector {
                     var due: [Detection] = []
                     while audioCursor < audioDetections.count && audioDetections[audioCursor].detectedAt <= frame.time {
@@ -115,39 +137,24 @@ struct VideoAnalyzer {
             }
         }
         let engineRecords = plan.records(file: name, detections: audioDetections + motionDetections, endTime: endTime)
+        var png: [UInt8]?
+        if drawReport {
+            let picture = peakPicture ?? lastPicture
+            let thumbnail = picture.map { p -> RasterImage in
+                let rgb = p.rgbImage()
+                return overlay.render(rgb, privacyMask: overlay.privacyMask(width: rgb.width, height: rgb.height))
+            }
+            let all = engineRecords + records
+            let report = RecordingReport(
+                title: "\(name)  \(DecimalText.fixed(endTime, places: 1)) S  \(frames) FRAMES",
+                spectrogram: audioReport?.spectrogram ?? SpectrogramSummary(expectedDuration: 0),
+                sampleRate: Double(audioReport?.sampleRate ?? 16_000), events: all.compactMap(RecordingAnalyzer.reportEvent),
+                duration: endTime, zoneActivity: timeline, thumbnail: thumbnail)
+            png = try? PNGCodec.encode(report.render(), destination: name)
+        }
         return Outcome(
             records: engineRecords + records, failed: failed, frames: frames, snapshots: collector?.written ?? 0,
-            mediaSeconds: endTime)
+            mediaSeconds: endTime, reportPNG: png)
     }
 
-    /// Sound detections of an audio file, as `RecordingAnalyzer` computes them.
-    func analyzeAudio(path: String, name: String) -> (detections: [Detection], duration: Double, records: [AnalysisRecord], failed: Bool) {
-        let reader: AudioFileReader
-        do {
-            reader = try AudioFileReader(path: path)
-        } catch let error as AudioFileError {
-            return ([], 0, [AnalysisRecord(file: name, content: .error(kind: error.kind.rawValue, message: error.description))], true)
-        } catch {
-            return ([], 0, [AnalysisRecord(file: name, content: .error(kind: "unreadable", message: "\(path): \(error)"))], true)
-        }
-        let analyzer = AudioStreamAnalyzer(sampleRate: Double(reader.sampleRate), triggers: plan.detectorTriggers, settings: plan.settings)
-        var buffer = [Float](repeating: 0, count: 65_536)
-        var records: [AnalysisRecord] = []
-        var failed = false
-        do {
-            while true {
-                let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
-                if n == 0 { break }
-                _ = buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
-            }
-        } catch let error as AudioFileError {
-            records.append(AnalysisRecord(file: name, content: .error(kind: error.kind.rawValue, message: error.description)))
-            failed = true
-        } catch {
-            records.append(AnalysisRecord(file: name, content: .error(kind: "decodeFailed", message: "\(path): \(error)")))
-            failed = true
-        }
-        analyzer.finish()
-        return (analyzer.detections, analyzer.mediaTime, records, failed)
-    }
 }
