@@ -26,7 +26,6 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "VigilCore", package: "Vigil"),
                 .product(name: "VigilDSP", package: "Vigil"),
-                .product(name: "VigilGeometry", package: "Vigil"),
                 .product(name: "VigilDetectors", package: "Vigil"),
                 .product(name: "VigilAnalysis", package: "Vigil"),
                 .product(name: "VigilAudioIO", package: "Vigil"),

@@ -11,6 +11,7 @@ import VigilImaging
 import VigilReport
 import VigilScoring
 import VigilSynth
+import VigilVision
 
 /// `vigil bench`: detector accuracy and speed.
 struct BenchCommand: ParsableCommand {
@@ -345,9 +346,11 @@ extension BenchCommand {
         static let configuration = CommandConfiguration(
             abstract: "Time the hot kernels and print JSON.",
             discussion: """
-                STFT frames per second (1024-point, hop 512, Hann, FFTW single precision) and point-in-polygon \
-                points per second against a 12-vertex zone (SIMD8 batched kernel), each on one core, best of \
-                --repeat runs of at least --seconds each.
+                STFT frames per second (1024-point, hop 512, Hann, FFTW single precision), point-in-polygon \
+                points per second against a 12-vertex zone (SIMD kernel), and motion plus zone attribution \
+                frames per second at 640x360, 1280x720 and 1920x1080 (four zones, a privacy zone and the \
+                outside region), each on one core, best of --repeat runs of at least --seconds each. The \
+                workloads are the same as those of the package-benchmark suites in Benchmarks/.
                 """)
 
         @Option(name: .customLong("repeat"), help: "Runs per kernel; the best is reported.")
@@ -360,6 +363,11 @@ extension BenchCommand {
             var results: [(String, JSONValue)] = []
             results.append(("stftFramesPerSecond", .number(Self.stftFramesPerSecond(runs: runs, seconds: seconds).rounded())))
             results.append(("pointInPolygonPointsPerSecond", .number(Self.pipPointsPerSecond(runs: runs, seconds: seconds).rounded())))
+            var motion: [(String, JSONValue)] = []
+            for (w, h) in [(640, 360), (1280, 720), (1920, 1080)] {
+                motion.append(("\(w)x\(h)", .number(Self.motionFramesPerSecond(width: w, height: h, runs: runs, seconds: seconds).rounded())))
+            }
+            results.append(("motionFramesPerSecond", .object(JSONObject(motion))))
             results.append(("cores", .number(1)))
             print(JSONValue.object(JSONObject(results)).serialized(.pretty))
         }
@@ -394,28 +402,28 @@ extension BenchCommand {
             }
         }
 
-        /// A 12-vertex concave zone on the 2048 grid (a star), tested against random points in its box.
+        /// Points per second against the 12-vertex zone of the shared workload.
         static func pipPointsPerSecond(runs: Int, seconds: Double) -> Double {
-            var vertices: [(Int32, Int32)] = []
-            for i in 0..<12 {
-                let angle = Double(i) * Double.pi / 6
-                let radius = i % 2 == 0 ? 900.0 : 450.0
-                vertices.append((Int32(1024 + radius * cos(angle)), Int32(1024 + radius * sin(angle))))
+            let bench = VisionBenchmarkWorkload.PointBench()
+            var sink: UInt8 = 0
+            let rate = timed(runs: runs, seconds: seconds) {
+                sink &+= bench.step()
+                return bench.xs.count
             }
-            let polygon = PreparedPolygon(GridPolygon(vertices))
-            var generator = SeededGenerator(seed: 2)
-            let n = 1 << 20
-            let xs = (0..<n).map { _ in 1024 + 1000 * generator.nextSignedUnit() }
-            let ys = (0..<n).map { _ in 1024 + 1000 * generator.nextSignedUnit() }
-            var inside = [Bool](repeating: false, count: n)
-            return timed(runs: runs, seconds: seconds) {
-                xs.withUnsafeBufferPointer { x in
-                    ys.withUnsafeBufferPointer { y in
-                        inside.withUnsafeMutableBufferPointer { polygon.contains(xs: x, ys: y, into: $0) }
-                    }
-                }
-                return n
+            precondition(sink < 255 || rate > 0)
+            return rate
+        }
+
+        /// Motion plus zone attribution frames per second at `width` x `height` (shared workload).
+        static func motionFramesPerSecond(width: Int, height: Int, runs: Int, seconds: Double) -> Double {
+            let bench = VisionBenchmarkWorkload.MotionBench(width: width, height: height)
+            var sink = 0
+            let rate = timed(runs: runs, seconds: seconds) {
+                sink &+= bench.step()
+                return 1
             }
+            precondition(sink >= 0)
+            return rate
         }
     }
 }

@@ -102,6 +102,9 @@ struct BenchCommandTests {
         let json = try JSONValue.parse(result.stdout)
         #expect((json["stftFramesPerSecond"]?.doubleValue ?? 0) > 0)
         #expect((json["pointInPolygonPointsPerSecond"]?.doubleValue ?? 0) > 0)
+        for size in ["640x360", "1280x720", "1920x1080"] {
+            #expect((json["motionFramesPerSecond"]?[size]?.doubleValue ?? 0) > 0, "no motion figure at \(size)")
+        }
     }
 
     @Test("bench speed reports every detector, on one core and on all, and peak memory")

@@ -5,7 +5,6 @@ import VigilAudioIO
 import VigilCore
 import VigilDSP
 import VigilDetectors
-import VigilGeometry
 import VigilSynth
 
 /// Metrics reported for every kernel: time, throughput, instructions (where the kernel allows
@@ -24,17 +23,6 @@ func scene(seconds: Double = 10) -> [Float] {
     return s.samples
 }
 
-/// The 12-vertex concave zone used for point-in-polygon figures (a star on the 2048 grid).
-func twelveVertexZone() -> PreparedPolygon {
-    var vertices: [(Int32, Int32)] = []
-    for i in 0..<12 {
-        let angle = Double(i) * Double.pi / 6
-        let radius = i % 2 == 0 ? 900.0 : 450.0
-        vertices.append((Int32(1024 + radius * cos(angle)), Int32(1024 + radius * sin(angle))))
-    }
-    return PreparedPolygon(GridPolygon(vertices))
-}
-
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: kernelMetrics, maxDuration: .seconds(3), maxIterations: 1_000_000)
 
@@ -48,22 +36,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // One iteration = 1,048,576 points against the 12-vertex zone (SIMD8 kernel).
-    Benchmark("Point in polygon, 12 vertices, 1 Mi points") { benchmark in
-        let zone = twelveVertexZone()
-        var generator = SeededGenerator(seed: 2)
-        let n = 1 << 20
-        let xs = (0..<n).map { _ in 1024 + 1000 * generator.nextSignedUnit() }
-        let ys = (0..<n).map { _ in 1024 + 1000 * generator.nextSignedUnit() }
-        var inside = [Bool](repeating: false, count: n)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            xs.withUnsafeBufferPointer { x in
-                ys.withUnsafeBufferPointer { y in inside.withUnsafeMutableBufferPointer { zone.contains(xs: x, ys: y, into: $0) } }
-            }
-            blackHole(inside[17])
-        }
-    }
+    // Point in polygon and motion: see VisionBenchmarks (workloads shared with `vigil bench kernels`).
 
     // One iteration = 10 s of 44.1 kHz audio through the shared STFT and every sound detector.
     Benchmark("All sound detectors, 10 s at 44.1 kHz") { benchmark in

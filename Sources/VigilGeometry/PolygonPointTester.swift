@@ -1,4 +1,3 @@
-import VigilGeometry
 
 /// Batched even-odd point-in-polygon tests for zone anchors and benchmarks, in `SIMD8<Float>`.
 ///
