@@ -16,6 +16,9 @@ public enum DetectorRegistry {
         switch trigger {
         case .sound:
             return SoundLevelDetector(configuration: configuration, sensitivity: settings.sensitivity(for: .sound))
+        case .dogBark, .glassBreak, .personTalking:
+            return LearnedSoundDetector.shipped(
+                for: trigger, configuration: configuration, sensitivity: settings.sensitivity(for: trigger))
         default:
             return nil
         }
