@@ -89,11 +89,15 @@ public enum DevelopmentSet {
     /// beds mixed under scenes are shared between splits.
     public static let groupingRoles: Set<String> = ["event", "negative_clip", "hard_negative", "background_speech"]
 
-    /// The group-aware split: files connected through a shared foreground source group form one
-    /// component, and a component goes to validation when FNV-1a(salt + its first file name)
-    /// mod 100 < `validationPercent`. Returns the validation file names.
+    /// The group-aware, stratified split. Files connected through a shared foreground source
+    /// group form one component (components never straddle the split). Components are visited in
+    /// the order of FNV-1a-64(salt + their first file name); a component goes to validation when
+    /// that keeps every category (events of each label, seconds of event-free files) at or below
+    /// `validationPercent` % of its total (+5 points slack), otherwise to training. Returns the
+    /// validation file names.
     public static func validationFiles(
-        provenance: [SourceRow], files: [String], validationPercent: Int = 30, salt: String = "vigil-sounds-split-v1"
+        provenance: [SourceRow], files: [String], annotations: [LabelEvent] = [], durations: [String: Double] = [:],
+        validationPercent: Int = 30, salt: String = "vigil-sounds-split-v1"
     ) -> Set<String> {
         var parent: [String: String] = [:]
         for f in files { parent[f] = f }
@@ -117,11 +121,34 @@ public enum DevelopmentSet {
             }
         }
         var components: [String: [String]] = [:]
-        for f in parent.keys { components[find(f), default: []].append(f) }
-        var validation = Set<String>()
+        for f in parent.keys.sorted() { components[find(f), default: []].append(f) }
+        // Category amounts per file.
+        let annotated = Set(annotations.map(\.file))
+        func amounts(_ file: String) -> [String: Double] {
+            var a: [String: Double] = [:]
+            for e in annotations where e.file == file { a[e.label, default: 0] += 1 }
+            if !annotated.contains(file) { a["negativeSeconds"] = durations[file] ?? 1 }
+            a["files"] = 1
+            return a
+        }
+        var total: [String: Double] = [:]
+        var perComponent: [(hash: UInt64, members: [String], amounts: [String: Double])] = []
         for (_, members) in components {
-            let first = members.min()!
-            if FNV1a64.hash(salt + first) % 100 < UInt64(validationPercent) { validation.formUnion(members) }
+            var a: [String: Double] = [:]
+            for f in members { for (k, v) in amounts(f) { a[k, default: 0] += v } }
+            for (k, v) in a { total[k, default: 0] += v }
+            perComponent.append((FNV1a64.hash(salt + members.min()!), members, a))
+        }
+        perComponent.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.members.min()! < $1.members.min()! }
+        var taken: [String: Double] = [:]
+        var validation = Set<String>()
+        let limit = Double(validationPercent + 5) / 100
+        for c in perComponent {
+            let fits = c.amounts.allSatisfy { k, v in k == "files" || (taken[k, default: 0] + v) <= limit * total[k]! }
+            if fits {
+                validation.formUnion(c.members)
+                for (k, v) in c.amounts { taken[k, default: 0] += v }
+            }
         }
         return validation.intersection(files.isEmpty ? Set(parent.keys) : Set(files))
     }

@@ -22,6 +22,14 @@ public struct DecisionParameters: Sendable, Hashable {
     public var sensitivityLogitStep: Double = 0.4
     /// Two-stage glass-break gate (nil: none).
     public var gate: ImpactShatterGate?
+    /// Onset refinement: the onset moves back over the frames before the first active decision
+    /// whose largest floor-relative band level stays at or above this (log10 units), at most
+    /// ``onsetBacktrackSeconds`` (nil: no refinement).
+    public var onsetActivity: Double?
+    /// Events longer than this are dropped (nil: no limit); glass breaks last at most a few seconds.
+    public var maxEventSeconds: Double?
+    /// Longest onset refinement (seconds).
+    public var onsetBacktrackSeconds: Double = 1.5
 
     /// Creates parameters.
     public init(threshold: Double, mergeGapSeconds: Double, gate: ImpactShatterGate? = nil) {
@@ -114,7 +122,7 @@ public final class EventTracker {
     private var sum = 0.0
     private var sumCount = 0
     // Gate history: (time, flux, lowFlux, hfRatio, meanRel), kept for ~8 s.
-    private var frames: [(t: Double, flux: Float, low: Float, hf: Float, rel: Float)] = []
+    private var frames: [(t: Double, flux: Float, low: Float, hf: Float, rel: Float, maxRel: Float)] = []
     private var framesStart = 0
     private let hop: Double
 
@@ -130,15 +138,19 @@ public final class EventTracker {
 
     /// Per-frame values for the gate: `columns` from ``SoundFeatureExtractor/newestColumns``.
     public func observeFrame(time: Double, columns: ArraySlice<Float>, melBands: Int) {
-        guard parameters.gate != nil else { return }
+        guard keepsFrames else { return }
         let b = columns.startIndex + melBands
-        observeFrame(time: time, flux: columns[b + 1], lowFlux: columns[b + 2], hfRatio: columns[b + 6], meanRelative: columns[b + 9])
+        observeFrame(
+            time: time, flux: columns[b + 1], lowFlux: columns[b + 2], hfRatio: columns[b + 6], meanRelative: columns[b + 9],
+            maxRelative: columns[b + 11])
     }
 
+    private var keepsFrames: Bool { parameters.gate != nil || parameters.onsetActivity != nil }
+
     /// Per-frame values for the gate.
-    public func observeFrame(time: Double, flux: Float, lowFlux: Float, hfRatio: Float, meanRelative: Float) {
-        guard parameters.gate != nil else { return }
-        frames.append((time, flux, lowFlux, hfRatio, meanRelative))
+    public func observeFrame(time: Double, flux: Float, lowFlux: Float, hfRatio: Float, meanRelative: Float, maxRelative: Float) {
+        guard keepsFrames else { return }
+        frames.append((time, flux, lowFlux, hfRatio, meanRelative, maxRelative))
         // Keep ~8 s unless an event is open (then keep from its onset).
         let keepFrom = active ? min(onset - 1, time - 8) : time - 8
         while framesStart < frames.count && frames[framesStart].t < keepFrom { framesStart += 1 }
@@ -176,6 +188,17 @@ public final class EventTracker {
         if !active && p >= startThreshold {
             active = true
             onset = max(0, t - parameters.onsetLeadSeconds)
+            if let a = parameters.onsetActivity {
+                // Walk back from the decision centre while the frames stay active.
+                var i = frames.count - 1
+                while i >= framesStart && frames[i].t > t { i -= 1 }
+                var earliest = onset
+                while i >= framesStart && frames[i].t >= t - parameters.onsetBacktrackSeconds && Double(frames[i].maxRel) >= a {
+                    earliest = min(earliest, frames[i].t - hop)
+                    i -= 1
+                }
+                onset = max(0, earliest)
+            }
             detectedAt = available
             lastAbove = t
             count = 1
@@ -196,6 +219,7 @@ public final class EventTracker {
     private func close(_ events: inout [TrackedEvent]) {
         active = false
         guard count >= parameters.minActiveDecisions else { return }
+        if let m = parameters.maxEventSeconds, lastAbove + halfStride - onset > m { return }
         var event = TrackedEvent(
             onset: onset, offset: lastAbove + halfStride, detectedAt: detectedAt, peakProbability: peak,
             meanProbability: sum / Double(max(sumCount, 1)))

@@ -121,7 +121,8 @@ public final class SoundFeatureExtractor {
     /// Index of the newest frame processed (-1 before the first).
     public private(set) var newestIndex = -1
     private var nextCenter = 0
-    /// The newest frame's column values (``FeatureSpec/frameValues`` + 2 values).
+    /// The newest frame's column values (``FeatureSpec/frameValues`` + 3 values: the pooled
+    /// columns, then mean relative band level, speech-band log energy, largest relative band level).
     public var newestColumns: ArraySlice<Float> {
         let r = (newestIndex & (capacity - 1)) * columns
         return ring[r..<(r + columns)]
@@ -135,7 +136,7 @@ public final class SoundFeatureExtractor {
         self.configuration = configuration
         measurements = FrameMeasurements(configuration: configuration, spec: spec)
         hop = configuration.hopDuration
-        columns = spec.frameValues + 2
+        columns = spec.frameValues + 3
         longHalf = max(1, Int((spec.longWindowSeconds / 2 / hop).rounded()))
         shortHalf = max(1, Int((spec.shortWindowSeconds / 2 / hop).rounded()))
         modHalf = max(longHalf, Int((spec.modulationWindowSeconds / 2 / hop).rounded()))
@@ -143,7 +144,7 @@ public final class SoundFeatureExtractor {
         var cap = 1
         while cap < 2 * modHalf + 2 { cap *= 2 }
         capacity = cap
-        ring = [Float](repeating: 0, count: cap * (spec.frameValues + 2))
+        ring = [Float](repeating: 0, count: cap * (spec.frameValues + 3))
         floor = [Float](repeating: 0, count: spec.melBands)
         previous = [Float](repeating: 0, count: spec.melBands)
         output = [Float](repeating: 0, count: spec.dimension)
@@ -229,6 +230,7 @@ public final class SoundFeatureExtractor {
                                         var flux: Float = 0
                                         var lowFlux: Float = 0
                                         var relSum: Float = 0
+                                        var relMax: Float = -10
                                         for b in 0..<nBands {
                                             let x = m[b]
                                             if first {
@@ -245,6 +247,7 @@ public final class SoundFeatureExtractor {
                                             let rel = x - fl[b]
                                             r[row + b] = rel
                                             relSum += rel
+                                            relMax = max(relMax, rel)
                                             let d = max(0, x - prev[b])
                                             flux += d
                                             if b < lowFluxBands { lowFlux += d }
@@ -262,6 +265,7 @@ public final class SoundFeatureExtractor {
                                         r[o + 8] = m[nBands + 6]  // speech ratio
                                         r[o + 9] = relSum / Float(nBands)  // aux: mean relative level
                                         r[o + 10] = m[nBands + 7]  // aux: speech-band log energy
+                                        r[o + 11] = relMax  // aux: largest relative band level
                                     }
                                 }
                             }

@@ -50,6 +50,9 @@ public struct SoundModel: Sendable, Hashable {
             ("minActiveDecisions", .number(Double(decision.minActiveDecisions))),
             ("onsetLeadSeconds", .number(decision.onsetLeadSeconds)),
             ("sensitivityLogitStep", .number(decision.sensitivityLogitStep)),
+            ("onsetActivity", decision.onsetActivity.map { .number($0) } ?? .null),
+            ("onsetBacktrackSeconds", .number(decision.onsetBacktrackSeconds)),
+            ("maxEventSeconds", decision.maxEventSeconds.map { .number($0) } ?? .null),
         ]
         if let g = decision.gate {
             d.append(
@@ -142,6 +145,9 @@ public struct SoundModel: Sendable, Hashable {
         if let v = d["minActiveDecisions"]?.intValue { decision.minActiveDecisions = v }
         if let v = d["onsetLeadSeconds"]?.doubleValue { decision.onsetLeadSeconds = v }
         if let v = d["sensitivityLogitStep"]?.doubleValue { decision.sensitivityLogitStep = v }
+        decision.onsetActivity = d["onsetActivity"]?.doubleValue
+        if let v = d["onsetBacktrackSeconds"]?.doubleValue { decision.onsetBacktrackSeconds = v }
+        decision.maxEventSeconds = d["maxEventSeconds"]?.doubleValue
         if let g = d["impactShatterGate"] {
             var gate = ImpactShatterGate()
             if let v = g["impactFlux"]?.doubleValue { gate.impactFlux = v }

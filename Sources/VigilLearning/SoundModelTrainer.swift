@@ -17,7 +17,7 @@ public struct RecordingFeatures: Sendable {
     public var matrix: [Float] = []
     /// Frame centre times.
     public var frameTimes: [Double] = []
-    /// Per frame: flux, low-band flux, HF ratio, mean relative level.
+    /// Per frame: flux, low-band flux, HF ratio, mean relative level, largest relative band level.
     public var gateValues: [Float] = []
 
     /// Creates empty features for a recording.
@@ -95,6 +95,38 @@ public enum SoundModelTrainer {
         return out
     }
 
+    /// Steady synthetic noises (white, pink-like, brown-like; 20 s each, three levels) used as
+    /// extra training negatives: steady broadband noise (fans, HVAC, rain) is never an event.
+    public static func syntheticNegatives(sampleRate: Double, seed: UInt64) -> [(name: String, samples: [Float])] {
+        var rng = SplitMix64(seed: seed)
+        var out: [(String, [Float])] = []
+        let n = Int(20 * sampleRate)
+        for (k, color) in ["white", "pink", "brown"].enumerated() {
+            for (j, level) in [0.003, 0.03, 0.2].enumerated() {
+                var x = [Float](repeating: 0, count: n)
+                var b0 = 0.0, b1 = 0.0, b2 = 0.0, brown = 0.0
+                for i in 0..<n {
+                    let w = rng.nextGaussian()
+                    var v: Double
+                    switch k {
+                    case 0: v = w
+                    case 1:
+                        b0 = 0.99765 * b0 + w * 0.0990460
+                        b1 = 0.96300 * b1 + w * 0.2965164
+                        b2 = 0.57000 * b2 + w * 1.0526913
+                        v = (b0 + b1 + b2 + w * 0.1848) * 0.25
+                    default:
+                        brown = 0.995 * brown + w * 0.1
+                        v = brown
+                    }
+                    x[i] = Float(max(-1, min(1, v * level)))
+                }
+                out.append(("synthetic-\(color)-noise-\(j)", x))
+            }
+        }
+        return out
+    }
+
     /// Extracts decision vectors and gate values from a whole recording (runs the shared STFT).
     public static func extractFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
         let configuration = STFTConfiguration.standard(sampleRate: sampleRate)
@@ -112,7 +144,7 @@ public enum SoundModelTrainer {
             let c = extractor.newestColumns
             let b = c.startIndex + nb
             rec.frameTimes.append(f.centerTime)
-            rec.gateValues.append(contentsOf: [c[b + 1], c[b + 2], c[b + 6], c[b + 9]])
+            rec.gateValues.append(contentsOf: [c[b + 1], c[b + 2], c[b + 6], c[b + 9], c[b + 11]])
         }
         samples.withUnsafeBufferPointer { stft.process($0, frame) }
         stft.finish(frame)
@@ -151,10 +183,10 @@ public enum SoundModelTrainer {
     }
 
     private static func observe(_ tracker: EventTracker, _ rec: RecordingFeatures, _ f: Int) {
-        let g = rec.gateValues[(4 * f)..<(4 * f + 4)]
+        let g = rec.gateValues[(5 * f)..<(5 * f + 5)]
         tracker.observeFrame(
             time: rec.frameTimes[f], flux: g[g.startIndex], lowFlux: g[g.startIndex + 1], hfRatio: g[g.startIndex + 2],
-            meanRelative: g[g.startIndex + 3])
+            meanRelative: g[g.startIndex + 3], maxRelative: g[g.startIndex + 4])
     }
 
     /// Network probabilities for every decision of `rec`.
@@ -180,13 +212,16 @@ public enum SoundModelTrainer {
         label: String, found: [String: [TrackedEvent]], recordings: [RecordingFeatures], annotations: [LabelEvent],
         excludedNegatives: Set<String>
     ) -> ValidationFigures {
+        // Event-free files in `excludedNegatives` are left out entirely (voices in the background
+        // do not count against personTalking).
+        let annotated = Set(annotations.map(\.file))
+        let recordings = recordings.filter { annotated.contains($0.name) || !excludedNegatives.contains($0.name) }
         let names = Set(recordings.map(\.name))
         let reference = annotations.filter { $0.label == label && names.contains($0.file) }
         var estimated: [LabelEvent] = []
         for rec in recordings {
             for e in found[rec.name] ?? [] { estimated.append(LabelEvent(file: rec.name, onset: e.onset, offset: e.offset, label: label)) }
         }
-        let annotated = Set(annotations.map(\.file))
         var durations: [String: Double] = [:]
         var fa = 0
         var hours = 0.0
@@ -216,7 +251,7 @@ public enum SoundModelTrainer {
     public static func train(
         label: String, recordings: [RecordingFeatures], annotations: [LabelEvent], validation: Set<String>,
         voiceBackground: Set<String>, seed: UInt64, options: TrainingOptions = TrainingOptions(),
-        metadata: [(String, JSONValue)] = []
+        metadata: [(String, JSONValue)] = [], verbose: Bool = false
     ) -> (model: SoundModel, figures: ValidationFigures) {
         let d = FeatureSpec.current.dimension
         let setup = defaults(for: label)
@@ -245,14 +280,14 @@ public enum SoundModelTrainer {
                 // background between barks) are left out rather than taught as the class.
                 while f + 1 < rec.frameTimes.count && rec.frameTimes[f + 1] <= t { f += 1 }
                 var activity: Float = -10
-                for g in max(0, f - 3)...min(rec.frameTimes.count - 1, f + 3) { activity = max(activity, rec.gateValues[4 * g + 3]) }
+                for g in max(0, f - 3)...min(rec.frameTimes.count - 1, f + 3) { activity = max(activity, rec.gateValues[5 * g + 3]) }
                 let inactivePositive = positive && activity < options.positiveActivity
                 targets.append(positive ? 1 : 0)
                 weights.append((positive || !skipNegatives) && !nearBoundary && !inactivePositive ? 1 : 0)
                 if positive { positives += 1 }
             }
         }
-        let network = TinyNetworkTrainer.train(
+        let network = TinyNetworkTrainer.trainEnsemble(
             features: features, dimension: d, targets: targets, weights: weights, seed: seed, options: options)
 
         // Threshold at sensitivity 5: best validation F1 (event F1, or segment F1 for
@@ -261,22 +296,42 @@ public enum SoundModelTrainer {
         let valRecs = recordings.filter { validation.contains($0.name) }
         let trainingFileCount = recordings.filter { !validation.contains(base($0.name)) && !$0.name.contains("#") }.count
         let cached = valRecs.map { probabilities($0, network: network) }
-        var decision = DecisionParameters(threshold: 0.5, mergeGapSeconds: setup.mergeGap, gate: setup.gate)
-        var results: [(threshold: Double, objective: Double, figures: ValidationFigures)] = []
-        for t in [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99] {
-            decision.threshold = t
-            var found: [String: [TrackedEvent]] = [:]
-            for (i, rec) in valRecs.enumerated() {
-                found[rec.name] = simulate(rec, network: network, decision: decision, probabilities: cached[i])
+        var results: [(decision: DecisionParameters, objective: Double, figures: ValidationFigures)] = []
+        let thresholds = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99]
+        let gaps = setup.segmentObjective ? [0.3, 0.5] : [0.3, 0.5, 0.8]
+        for gap in gaps {
+            for activity in [nil, 1.0, 1.5] as [Double?] {
+                for minActive in [2] {
+                    for t in thresholds {
+                        var decision = DecisionParameters(threshold: t, mergeGapSeconds: gap, gate: setup.gate)
+                        decision.onsetActivity = activity
+                        if label == "glassBreak" { decision.maxEventSeconds = 6 }
+                        decision.minActiveDecisions = minActive
+                        var found: [String: [TrackedEvent]] = [:]
+                        for (i, rec) in valRecs.enumerated() {
+                            found[rec.name] = simulate(rec, network: network, decision: decision, probabilities: cached[i])
+                        }
+                        let fig = score(
+                            label: label, found: found, recordings: valRecs, annotations: annotations, excludedNegatives: excluded)
+                        let f1 = setup.segmentObjective ? fig.segment.f1 : fig.event.f1
+                        results.append((decision, f1 - 0.05 * max(0, fig.falseAlarmsPerHour - 1), fig))
+                    }
+                }
             }
-            let fig = score(label: label, found: found, recordings: valRecs, annotations: annotations, excludedNegatives: excluded)
-            let f1 = setup.segmentObjective ? fig.segment.f1 : fig.event.f1
-            results.append((decision.threshold, f1 - 0.05 * max(0, fig.falseAlarmsPerHour - 1), fig))
         }
-        let best = results.map(\.objective).max() ?? 0
-        let plateau = results.filter { $0.objective >= best - 0.01 }
-        let chosen = plateau[plateau.count / 2]
-        decision.threshold = chosen.threshold
+        if verbose {
+            for r in results where r.decision.threshold == 0.5 || r.decision.threshold == 0.8 || r.decision.threshold == 0.95 {
+                print("  gap \(r.decision.mergeGapSeconds) act \(r.decision.onsetActivity ?? -1) min \(r.decision.minActiveDecisions) thr \(r.decision.threshold): eventF1 \(round4(r.figures.event.f1)) (TP \(r.figures.event.truePositives) FP \(r.figures.event.falsePositives) FN \(r.figures.event.falseNegatives)) segF1 \(round4(r.figures.segment.f1)) FA \(r.figures.negativeFalseAlarms)")
+            }
+        }
+        // Best setting; its threshold is then the middle of the near-best thresholds of that setting.
+        let best = results.max { $0.objective < $1.objective }!
+        let same = results.filter {
+            $0.decision.mergeGapSeconds == best.decision.mergeGapSeconds && $0.decision.onsetActivity == best.decision.onsetActivity
+                && $0.decision.minActiveDecisions == best.decision.minActiveDecisions && $0.objective >= best.objective - 0.01
+        }
+        let chosen = same[same.count / 2]
+        let decision = chosen.decision
         let training: JSONValue = .object(
             JSONObject(
                 [

@@ -88,6 +88,8 @@ public struct TrainingOptions: Sendable, Hashable {
     /// Positive decisions whose nearby frames are never this far above the background
     /// (mean relative band level, log10 units) are left out.
     public var positiveActivity: Float = 0.3
+    /// Networks trained with seeds seed, seed+1, ... and merged into one (averaged logits).
+    public var ensembleMembers = 3
     /// Inputs the network must not use (their scale is set to 0), e.g. absolute level.
     public var ignoredInputs: [Int] = []
     /// Creates default options.
@@ -97,6 +99,23 @@ public struct TrainingOptions: Sendable, Hashable {
 /// Deterministic training of ``TinyNetwork`` (fixed seed, sequential arithmetic: same data and
 /// seed give the same parameters bit for bit).
 public enum TinyNetworkTrainer {
+    /// Trains ``TrainingOptions/ensembleMembers`` networks (seeds `seed`, `seed + 1`, ...) and
+    /// merges them into one network whose logit is their mean (hidden units concatenated).
+    public static func trainEnsemble(
+        features: [Float], dimension: Int, targets: [Float], weights: [Float]? = nil, seed: UInt64,
+        options: TrainingOptions = TrainingOptions()
+    ) -> TinyNetwork {
+        let members = (0..<max(1, options.ensembleMembers)).map {
+            train(features: features, dimension: dimension, targets: targets, weights: weights, seed: seed &+ UInt64($0), options: options)
+        }
+        guard members.count > 1 else { return members[0] }
+        let k = Float(members.count)
+        return TinyNetwork(
+            inputs: dimension, hidden: members.reduce(0) { $0 + $1.hidden }, mean: members[0].mean, scale: members[0].scale,
+            w1: members.flatMap(\.w1), b1: members.flatMap(\.b1), w2: members.flatMap { $0.w2.map { $0 / k } },
+            b2: members.reduce(Float(0)) { $0 + $1.b2 } / k)
+    }
+
     /// Trains on `features` (row-major, `count x dimension`) with 0/1 `targets` and optional
     /// per-example `weights` (a weight of 0 excludes an example).
     public static func train(

@@ -45,7 +45,8 @@ enum DevData {
         let durations = DevelopmentSet.parseDurations(try text("files.tsv"))
         let files = durations.keys.sorted()
         let provenance = DevelopmentSet.parseProvenance(try text("PROVENANCE.tsv"))
-        let validation = DevelopmentSet.validationFiles(provenance: provenance, files: files)
+        let validation = DevelopmentSet.validationFiles(
+            provenance: provenance, files: files, annotations: annotations, durations: durations)
         return Set_(
             annotations: annotations, files: files, durations: durations, provenance: provenance, validation: validation,
             voiceBackground: DevelopmentSet.voiceBackgroundFiles(provenance: provenance))
@@ -68,6 +69,9 @@ enum DevData {
             let a = try loadAudio(devDirectory.appendingPathComponent("audio/\(name)").path)
             audio[name] = a.samples
             out.append(SoundModelTrainer.extractFeatures(name: name, samples: a.samples, sampleRate: a.sampleRate))
+        }
+        for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed) {
+            out.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
         }
         guard copies > 0 else { return out }
         let annotated = Swift.Set(dev.annotations.map(\.file))

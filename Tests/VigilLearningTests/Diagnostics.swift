@@ -34,6 +34,7 @@ struct Diagnostics {
         if let e = env["EPOCHS"].flatMap(Int.init) { options.epochs = e }
         if let h = env["HIDDEN"].flatMap(Int.init) { options.hidden = h }
         if let w = env["DECAY"].flatMap(Float.init) { options.weightDecay = w }
+        if let w = env["ENS"].flatMap(Int.init) { options.ensembleMembers = w }
         if let w = env["ACT"].flatMap(Float.init) { options.positiveActivity = w }
         if let w = env["MARGIN"].flatMap(Double.init) { options.boundaryMargin = w }
         if let names = env["IGNORE"] {
@@ -50,7 +51,7 @@ struct Diagnostics {
             }
             let (model, fig) = SoundModelTrainer.train(
                 label: label, recordings: recordings, annotations: dev.annotations, validation: dev.validation,
-                voiceBackground: dev.voiceBackground, seed: 1, options: options)
+                voiceBackground: dev.voiceBackground, seed: 1, options: options, verbose: true)
             var tr: ([Float], [Bool]) = ([], [])
             var va: ([Float], [Bool]) = ([], [])
             for rec in recordings where !rec.name.contains("#") {

@@ -41,24 +41,27 @@ struct TrainSoundModels {
         }
         let negatives = dev.files.filter { f in !dev.annotations.contains { $0.file == f } }
         print("split: \(dev.validation.count) validation files, negatives \(negatives.filter { dev.validation.contains($0) }.count) of \(negatives.count)")
-        let recordings = try DevData.features(dev.files)
+        let allRecordings = try DevData.trainingFeatures(dev, copies: 2, seed: Self.seed)
+        let recordings = allRecordings.filter { !$0.name.contains("#") }
         print("features: \(recordings.count) files in \(Date().timeIntervalSince(started)) s")
         // Data date: the newest modification time of the label/provenance files (from the data,
         // not the clock).
         let attrs = try FileManager.default.attributesOfItem(atPath: DevData.devDirectory.appendingPathComponent("labels.tsv").path)
         let date = (attrs[.modificationDate] as? Date).map { ISO8601DateFormatter().string(from: $0) } ?? "unknown"
-        let hash = SoundModelTrainer.dataHash(recordings: recordings, annotations: dev.annotations)
+        let hash = SoundModelTrainer.dataHash(recordings: allRecordings, annotations: dev.annotations)
         let labels = ProcessInfo.processInfo.environment["VIGIL_TRAIN_LABELS"]?.split(separator: ",").map(String.init)
             ?? ["dogBark", "glassBreak", "personTalking"]
         for label in labels {
             let t0 = Date()
+            // Augmented copies (gain, mixed training negatives) help glassBreak only.
             let (model, fig) = SoundModelTrainer.train(
-                label: label, recordings: recordings, annotations: dev.annotations, validation: dev.validation,
+                label: label, recordings: label == "glassBreak" ? allRecordings : recordings, annotations: dev.annotations, validation: dev.validation,
                 voiceBackground: dev.voiceBackground, seed: Self.seed,
                 metadata: [
                     ("dataHash", .string("fnv1a64:" + hash)), ("dataDate", .string(date)),
                     ("data", .string("shared/data/dev (232 files)")),
-                    ("split", .string("group-aware, FNV-1a(vigil-sounds-split-v1 + first file of component) mod 100 < 30")),
+                    ("split", .string("group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %")),
+                    ("extraNegatives", .string("9 synthetic steady noises (white/pink/brown, 3 levels, 20 s)")),
                 ])
             print(
                 "\(label): event F1 \(fig.event.f1) (TP \(fig.event.truePositives) FP \(fig.event.falsePositives) FN \(fig.event.falseNegatives)) segment F1 \(fig.segment.f1) FA \(fig.negativeFalseAlarms) in \(fig.negativeHours) h threshold \(model.decision.threshold) [\(Date().timeIntervalSince(t0)) s]"
