@@ -21,6 +21,11 @@ public struct MelFilterBank: Sendable {
     let endBin: Int
     let bandOfBin: [Int32]
     let weightOfBin: [Float]
+    // Per band: first bin, bin count and offset into `bandWeights` (contiguous, for dot products).
+    let bandFirst: [Int]
+    let bandLength: [Int]
+    let bandOffset: [Int]
+    let bandWeights: [Float]
 
     static func mel(_ f: Double) -> Double { 2595 * log10(1 + f / 700) }
     static func hz(_ m: Double) -> Double { 700 * (pow(10, m / 2595) - 1) }
@@ -51,22 +56,38 @@ public struct MelFilterBank: Sendable {
         endBin = max(first, end)
         bandOfBin = bandOf
         weightOfBin = weight
+        var firsts: [Int] = []
+        var lengths: [Int] = []
+        var offsets: [Int] = []
+        var flat: [Float] = []
+        for band in 0..<bands {
+            var startJ = -1
+            var ws: [Float] = []
+            for j in 0..<bandOf.count {
+                let i = Int(bandOf[j])
+                let w: Float
+                if i == band { w = weight[j] } else if i - 1 == band { w = 1 - weight[j] } else { continue }
+                if startJ < 0 { startJ = j }
+                ws.append(w)
+            }
+            firsts.append(max(0, startJ) + first)
+            lengths.append(ws.count)
+            offsets.append(flat.count)
+            flat.append(contentsOf: ws)
+        }
+        bandFirst = firsts
+        bandLength = lengths
+        bandOffset = offsets
+        bandWeights = flat
     }
 
     /// Adds the band energies of `power` into `out` (bandCount values, zeroed by the caller).
     @inline(__always)
     func apply(_ power: UnsafeBufferPointer<Float>, into out: UnsafeMutablePointer<Float>) {
         guard endBin > firstBin else { return }
-        bandOfBin.withUnsafeBufferPointer { bands in
-            weightOfBin.withUnsafeBufferPointer { weights in
-                let n = bandCount
-                for j in 0..<(endBin - firstBin) {
-                    let p = power[firstBin + j]
-                    let i = Int(bands[j])
-                    let t = weights[j]
-                    if i < n { out[i] += p * t }
-                    if i >= 1 { out[i - 1] += p * (1 - t) }
-                }
+        bandWeights.withUnsafeBufferPointer { w in
+            for b in 0..<bandCount where bandLength[b] > 0 {
+                out[b] += dot(power.baseAddress! + bandFirst[b], w.baseAddress! + bandOffset[b], bandLength[b])
             }
         }
     }
@@ -147,10 +168,23 @@ public final class FrameMeasurements {
         var lf: Float = 0
         var speech: Float = 0
         binFrequency.withUnsafeBufferPointer { fq in
-            for k in 1..<nb {
-                let p = power[k]
-                total += p
-                weighted += p * fq[k]
+            var t = SIMD8<Float>(repeating: 0)
+            var w = SIMD8<Float>(repeating: 0)
+            var k = 0
+            let p = power.baseAddress!
+            let f = fq.baseAddress!
+            while k + 8 <= nb {
+                let x = UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
+                t += x
+                w += x * UnsafeRawPointer(f + k).loadUnaligned(as: SIMD8<Float>.self)
+                k += 8
+            }
+            total = t.sum() - p[0]
+            weighted = w.sum()
+            while k < nb {
+                total += p[k]
+                weighted += p[k] * f[k]
+                k += 1
             }
         }
         for k in hfBin..<max(hfBin, nb) { hf += power[k] }
@@ -193,21 +227,29 @@ public final class FrameMeasurements {
                 for k in (lo - 1)...(hi + 1) where k >= 0 && k < power.count { mag[k] = sqrtf(power[k]) }
                 // Remove the local mean (7 bins) so the window's main lobe does not look harmonic.
                 var energy: Float = 0
+                var window: Float = 0
+                var a = lo
+                var b = lo - 1
                 for k in lo..<hi {
-                    let a = max(lo, k - 3)
-                    let b = min(hi - 1, k + 3)
-                    var s: Float = 0
-                    for j in a...b { s += mag[j] }
-                    let x = mag[k] - s / Float(b - a + 1)
+                    let na = max(lo, k - 3)
+                    let nbEnd = min(hi - 1, k + 3)
+                    while b < nbEnd {
+                        b += 1
+                        window += mag[b]
+                    }
+                    while a < na {
+                        window -= mag[a]
+                        a += 1
+                    }
+                    let x = mag[k] - window / Float(b - a + 1)
                     d[k - lo] = x
                     energy += x * x
                 }
                 guard energy > 1e-20 else { return 0 }
                 var best: Float = 0
+                let base = d.baseAddress!
                 for lag in lagMin...lagMax {
-                    var r: Float = 0
-                    for k in 0..<(n - lag) { r += d[k] * d[k + lag] }
-                    best = max(best, r)
+                    best = max(best, dot(base, base + lag, n - lag))
                 }
                 return min(1, max(0, best / energy))
             }

@@ -13,7 +13,7 @@ public struct FeatureSpec: Sendable, Hashable {
     /// Name of the feature set.
     public var name: String = "vigil-sound-features"
     /// Version of the feature set (bump on any change of the computation).
-    public var version: Int = 1
+    public var version: Int = 2
     /// Mel bands.
     public var melBands: Int = 32
     /// Lowest band edge (Hz).
@@ -285,11 +285,11 @@ public final class SoundFeatureExtractor {
         let slo = max(lo, center - shortHalf)
         let shi = min(hi, center + shortHalf)
         let nb = spec.melBands
-        let maxColumns = [nb, nb + 1, nb + 2, nb + 5, nb + 6, nb + 9]
+        let maxColumns = (nb, nb + 1, nb + 2, nb + 5, nb + 6, nb + 9)
         output.withUnsafeMutableBufferPointer { out in
             out.update(repeating: 0)
             ring.withUnsafeBufferPointer { r in
-                for i in 0..<maxColumns.count { out[3 * fv + i] = -Float.greatestFiniteMagnitude }
+                for i in 0..<6 { out[3 * fv + i] = -Float.greatestFiniteMagnitude }
                 for t in lo...hi {
                     let row = (t & mask) * cols
                     for j in 0..<fv {
@@ -300,7 +300,13 @@ public final class SoundFeatureExtractor {
                     if t >= slo && t <= shi {
                         for j in 0..<fv { out[2 * fv + j] += r[row + j] }
                     }
-                    for (i, c) in maxColumns.enumerated() { out[3 * fv + i] = max(out[3 * fv + i], r[row + c]) }
+                    let m = 3 * fv
+                    out[m] = max(out[m], r[row + maxColumns.0])
+                    out[m + 1] = max(out[m + 1], r[row + maxColumns.1])
+                    out[m + 2] = max(out[m + 2], r[row + maxColumns.2])
+                    out[m + 3] = max(out[m + 3], r[row + maxColumns.3])
+                    out[m + 4] = max(out[m + 4], r[row + maxColumns.4])
+                    out[m + 5] = max(out[m + 5], r[row + maxColumns.5])
                 }
                 let n = Float(hi - lo + 1)
                 let ns = Float(shi - slo + 1)
@@ -332,14 +338,9 @@ public final class SoundFeatureExtractor {
                         if variance > 1e-6 * Float(m) {
                             var p: Float = 0
                             for f in 0..<modCos.count {
-                                var re: Float = 0
-                                var im: Float = 0
-                                modCos[f].withUnsafeBufferPointer { c in
+                                let (re, im) = modCos[f].withUnsafeBufferPointer { c in
                                     modSin[f].withUnsafeBufferPointer { sn in
-                                        for i in 0..<m {
-                                            re += s[i] * c[i]
-                                            im += s[i] * sn[i]
-                                        }
+                                        (dot(s.baseAddress!, c.baseAddress!, m), dot(s.baseAddress!, sn.baseAddress!, m))
                                     }
                                 }
                                 p += re * re + im * im
@@ -348,7 +349,7 @@ public final class SoundFeatureExtractor {
                         }
                     }
                 }
-                out[3 * fv + maxColumns.count] = modulation
+                out[3 * fv + 6] = modulation
             }
             body(
                 FeatureWindow(

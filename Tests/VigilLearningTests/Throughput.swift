@@ -15,7 +15,14 @@ struct LearnedThroughput {
 
     enum Stage { case decode, stft, detectors }
 
-    static func run(_ stage: Stage, files: [String]) throws -> (seconds: Double, media: Double) {
+    static func cpuSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    static func run(_ stage: Stage, files: [String]) throws -> (seconds: Double, media: Double, cpu: Double) {
+        let cpuStart = cpuSeconds()
         var media = 0.0
         var sink: Float = 0
         let start = DispatchTime.now().uptimeNanoseconds
@@ -52,7 +59,7 @@ struct LearnedThroughput {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if sink.isNaN { print("") }
-        return (seconds, media)
+        return (seconds, media, cpuSeconds() - cpuStart)
     }
 
     @Test("decode + STFT + dogBark/glassBreak/personTalking, x real time", .enabled(if: enabled, "VIGIL_BENCH=1 and ../shared/data"))
@@ -61,7 +68,7 @@ struct LearnedThroughput {
         _ = try Self.run(.detectors, files: Array(files.prefix(5)))  // warm up
         for stage in [Stage.decode, .stft, .detectors] {
             let r = try Self.run(stage, files: files)
-            print("throughput \(stage): \(Int(r.media)) s of 44.1 kHz mono in \(String(format: "%.2f", r.seconds)) s = \(Int(r.media / r.seconds))x real time")
+            print("throughput \(stage): \(Int(r.media)) s of 44.1 kHz mono in \(String(format: "%.2f", r.seconds)) s wall = \(Int(r.media / r.seconds))x, \(String(format: "%.2f", r.cpu)) s thread CPU = \(Int(r.media / r.cpu))x real time")
         }
     }
 }
