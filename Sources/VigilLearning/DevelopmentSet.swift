@@ -133,9 +133,11 @@ public enum DevelopmentSet {
         }
         var total: [String: Double] = [:]
         var perComponent: [(hash: UInt64, members: [String], amounts: [String: Double])] = []
-        for (_, members) in components {
+        // Sorted iteration: the sums must not depend on the process's hash seed.
+        for key in components.keys.sorted() {
+            let members = components[key]!
             var a: [String: Double] = [:]
-            for f in members { for (k, v) in amounts(f) { a[k, default: 0] += v } }
+            for f in members.sorted() { for (k, v) in amounts(f) { a[k, default: 0] += v } }
             for (k, v) in a { total[k, default: 0] += v }
             perComponent.append((FNV1a64.hash(salt + members.min()!), members, a))
         }

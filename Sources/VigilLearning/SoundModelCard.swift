@@ -39,9 +39,11 @@ public enum SoundModelCard {
         s += "Files are connected when they share a foreground source group (roles "
         s += DevelopmentSet.groupingRoles.sorted().joined(separator: ", ")
         s += "; a group is the original recording: UrbanSound8K Freesound id, crying-baby speaker, spoken-digit speaker, "
-        s += "LibriSpeech speaker, otherwise the source file stem without its cut indices). Each connected component goes "
-        s += "to validation when FNV-1a-64(\"vigil-sounds-split-v1\" + its first file name) mod 100 < 30. "
-        s += "Background beds mixed under scenes (vacuum, dishwasher, street...) are shared between the parts.\n\n"
+        s += "LibriSpeech speaker, otherwise the source file stem without its cut indices). The connected components "
+        s += "are visited in FNV-1a-64(\"vigil-sounds-split-v1\" + first file name) order and go to validation while every "
+        s += "category (events of each label, seconds of event-free files) stays at or below 35 % of its total; the rest is "
+        s += "training. Background beds mixed under scenes (vacuum, dishwasher, street...) are shared between the parts. "
+        s += "Extra training negatives: 9 synthetic steady noises (white, pink, brown; 3 levels).\n\n"
         s += "## Features (`\(spec.name)` v\(spec.version), \(spec.dimension) values per decision)\n\n"
         s += "Per STFT frame (standard shared STFT, ~23 ms frames, 50 % hop): \(spec.melBands) log-mel bands "
         s += "\(Int(spec.minFrequency))-\(Int(spec.maxFrequency)) Hz relative to a per-band background floor "
@@ -51,11 +53,22 @@ public enum SoundModelCard {
         s += "\(spec.decisionStride) frames over centred windows: mean and standard deviation over \(spec.longWindowSeconds) s, "
         s += "mean over \(spec.shortWindowSeconds) s, maxima of level, flux, low flux, harmonicity, HF share and mean "
         s += "relative level, and the share of the speech-band energy's variance at 3-6 Hz over \(spec.modulationWindowSeconds) s.\n\n"
-        s += "Classifier: \(model.network.inputs)-\(model.network.hidden)-1 perceptron (tanh, sigmoid), z-scored inputs, "
-        s += "trained with Adam and class balancing (seed \(model.training["seed"]?.description ?? "?")). "
+        s += "Classifier: \(model.network.inputs)-\(model.network.hidden)-1 perceptron (rational tanh, sigmoid): "
+        s += "\(model.training["ensembleMembers"]?.description ?? "1") networks of \(model.training["hidden"]?.description ?? "?") hidden units "
+        s += "(seeds \(model.training["seed"]?.description ?? "?") and following) merged by averaging their logits; z-scored inputs "
+        s += "(inputs with scale 0 are ignored: absolute level\(model.label == "glassBreak" ? "" : ", bands above 8 kHz, HF share and centroid")); "
+        s += "Adam, class balancing, weight decay, \(model.training["epochs"]?.description ?? "?") epochs. "
+        if let copies = model.training["augmentedCopies"]?.intValue, copies > 0 {
+            s += "Training also used \(copies) augmented copies of the training files (gain -15..+5 dB, a training negative mixed in 0-20 dB below). "
+        }
         s += "Smoothing: 3-decision median, start threshold \(model.decision.threshold), release at "
         s += "\(model.decision.releaseRatio) x threshold, pauses under \(model.decision.mergeGapSeconds) s bridged, "
-        s += "at least \(model.decision.minActiveDecisions) decisions above threshold.\n"
+        s += "at least \(model.decision.minActiveDecisions) decisions above threshold"
+        if let a = model.decision.onsetActivity {
+            s += "; onset moved back (at most \(model.decision.onsetBacktrackSeconds) s) while some band stays \(a * 10) dB over its floor"
+        }
+        if let m = model.decision.maxEventSeconds { s += "; events longer than \(m) s dropped" }
+        s += ".\n"
         if let g = model.decision.gate {
             s += "Two-stage gate: impact (mean band flux >= \(g.impactFlux) or low-band flux >= \(g.thudFlux), log10 units) "
             s += "followed within \(g.window) s by >= \(g.shatterFrames) frames with >= \(g.shatterHFRatio) of the energy above "

@@ -340,7 +340,8 @@ public enum SoundModelTrainer {
                     ("trainingFiles", .number(Double(trainingFileCount))),
                     ("augmentedCopies", .number(Double(recordings.filter { $0.name.contains("#") }.count))),
                     ("validationFiles", .number(Double(valRecs.count))),
-                    ("hidden", .number(Double(options.hidden))), ("epochs", .number(Double(options.epochs))),
+                    ("hidden", .number(Double(options.hidden))), ("ensembleMembers", .number(Double(options.ensembleMembers))),
+                    ("epochs", .number(Double(options.epochs))),
                     ("batchSize", .number(Double(options.batchSize))),
                     ("learningRate", .number(Double(options.learningRate.description) ?? 0)),
                     (

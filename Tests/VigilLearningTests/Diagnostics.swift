@@ -81,3 +81,19 @@ struct Diagnostics {
         }
     }
 }
+
+@Suite("DeterminismCheck")
+struct DeterminismCheck {
+    @Test("features are bit-identical across extractions", .enabled(if: ProcessInfo.processInfo.environment["VIGIL_DET"] == "1" && DevData.available))
+    func repeatExtraction() throws {
+        let dev = try DevData.load()
+        let files = dev.files
+        let a = try DevData.features(files)
+        let b = try DevData.features(files)
+        for (x, y) in zip(a, b) where x.matrix != y.matrix || x.gateValues != y.gateValues {
+            print("DIFF in \(x.name)")
+        }
+        for x in a { print("FILE \(x.name) \(SoundModelTrainer.dataHash(recordings: [x], annotations: []))") }
+        print("HASH \(SoundModelTrainer.dataHash(recordings: a, annotations: dev.annotations)) \(SoundModelTrainer.dataHash(recordings: b, annotations: dev.annotations))")
+    }
+}
