@@ -20,6 +20,9 @@ public enum DetectorRegistry {
             return AlarmPatternDetector.smokeAlarm(configuration: configuration, settings: settings)
         case .coAlarm:
             return AlarmPatternDetector.coAlarm(configuration: configuration, settings: settings)
+        case .dogBark, .glassBreak, .personTalking:
+            return LearnedSoundDetector.shipped(
+                for: trigger, configuration: configuration, sensitivity: settings.sensitivity(for: trigger))
         default:
             return nil
         }

@@ -1,0 +1,122 @@
+import VigilCore
+import VigilDSP
+import VigilLearning
+
+/// A sound-event detector driven by a small trained model (``SoundModel``): dogBark,
+/// glassBreak and personTalking.
+///
+/// Features come from the shared STFT through one ``SharedFeatureStream`` per stream (computed
+/// once per frame for all learned detectors): floor-relative log-mel bands, spectral flux,
+/// centroid, flatness, harmonicity, band energy shares and syllable-rate (3-6 Hz) modulation,
+/// pooled over centred windows (0.2 s and 0.75 s) every 4 frames. A one-hidden-layer network
+/// gives a probability per decision; ``EventTracker`` smooths it (3-decision median,
+/// hysteresis, gap bridging) into events. Glass break also needs the two-stage impact-then-
+/// shatter evidence (``ImpactShatterGate``); the shatter band (above 4.5 kHz) is read at the
+/// stream's native rate, so at 32 kHz and above the full band is used, and below it the
+/// detector still runs on the reduced band.
+///
+/// Sensitivity 1...10 maps to the start threshold: logit(θ) = logit(θ5) − step × (level − 5),
+/// where θ5 (the validation-optimal threshold) and step come from the model file.
+///
+/// Latency: a decision is available half the modulation window (0.5 s) after its centre, and a
+/// detection is appended when its event ends (the merge gap after the last active decision)
+/// or at `finish`.
+public final class LearnedSoundDetector: SpectralDetector {
+    /// The trigger reported.
+    public let trigger: EventTriggerType
+    /// The model in use.
+    public let model: SoundModel
+    /// The start threshold at the configured sensitivity.
+    public var threshold: Double { tracker.startThreshold }
+    private let tracker: EventTracker
+    private var stream: SharedFeatureStream?
+    private var scratch: [Float]
+    private var events: [TrackedEvent] = []
+
+    /// A detector for `trigger` with `model` (whose label must be the trigger's name).
+    public init(trigger: EventTriggerType, model: SoundModel, configuration: STFTConfiguration, sensitivity: Sensitivity) {
+        precondition(model.label == trigger.rawValue, "model \(model.label) used for \(trigger.rawValue)")
+        self.trigger = trigger
+        self.model = model
+        let hop = configuration.hopDuration
+        tracker = EventTracker(
+            parameters: model.decision, sensitivity: sensitivity,
+            decisionPeriod: hop * Double(FeatureSpec.current.decisionStride), hop: hop)
+        scratch = [Float](repeating: 0, count: model.network.inputs)
+    }
+
+    /// The shipped (embedded) model for `trigger`, parsed once; nil if none is embedded.
+    public static func shippedModel(for trigger: EventTriggerType) -> SoundModel? {
+        switch trigger {
+        case .dogBark: return ShippedModels.dogBark
+        case .glassBreak: return ShippedModels.glassBreak
+        case .personTalking: return ShippedModels.personTalking
+        default: return nil
+        }
+    }
+
+    /// A detector for `trigger` with the shipped model, or nil if there is none.
+    public static func shipped(
+        for trigger: EventTriggerType, configuration: STFTConfiguration, sensitivity: Sensitivity
+    ) -> LearnedSoundDetector? {
+        guard let model = shippedModel(for: trigger) else { return nil }
+        return LearnedSoundDetector(trigger: trigger, model: model, configuration: configuration, sensitivity: sensitivity)
+    }
+
+    public func process(_ frame: SpectralFrame, into detections: inout [Detection]) {
+        let stream = self.stream ?? SharedFeatureStream.stream(for: frame)
+        self.stream = stream
+        let decisions = stream.advance(frame)
+        tracker.observeFrame(
+            time: frame.centerTime, columns: stream.extractor.newestColumns, melBands: FeatureSpec.current.melBands)
+        for d in decisions { decide(d.centerTime, d.availableTime, d.vector) }
+        flush(into: &detections)
+    }
+
+    public func finish(at endTime: Double, into detections: inout [Detection]) {
+        if let stream {
+            for d in stream.finish() { decide(d.centerTime, d.availableTime, d.vector) }
+        }
+        tracker.finish(into: &events)
+        flush(into: &detections)
+    }
+
+    private func decide(_ center: Double, _ available: Double, _ vector: [Float]) {
+        let logit = vector.withUnsafeBufferPointer { v in
+            scratch.withUnsafeMutableBufferPointer { model.network.logit(v, scratch: $0) }
+        }
+        tracker.decide(centerTime: center, availableTime: available, probability: Double(1 / (1 + expf(-logit))), into: &events)
+    }
+
+    private func flush(into detections: inout [Detection]) {
+        guard !events.isEmpty else { return }
+        for e in events {
+            var evidence: [String: EvidenceValue] = [
+                "peakProbability": .number(e.peakProbability), "meanProbability": .number(e.meanProbability),
+                "threshold": .number(tracker.startThreshold), "model": .string("\(model.label) v\(model.modelVersion)"),
+            ]
+            if let t = e.impactTime { evidence["impactTime"] = .number(t) }
+            if let s = e.shatterSeconds { evidence["shatterSeconds"] = .number(s) }
+            detections.append(
+                Detection(
+                    trigger: trigger, start: e.onset, end: max(e.offset, e.onset), detectedAt: e.detectedAt,
+                    confidence: min(1, max(0, e.peakProbability)), evidence: evidence))
+        }
+        events.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The embedded models, parsed once.
+enum ShippedModels {
+    static let dogBark: SoundModel? = EmbeddedModels.text(for: "dogBark").flatMap { try? SoundModel(fileText: $0 + "\n") }
+    static let glassBreak: SoundModel? = EmbeddedModels.text(for: "glassBreak").flatMap { try? SoundModel(fileText: $0 + "\n") }
+    static let personTalking: SoundModel? = EmbeddedModels.text(for: "personTalking").flatMap {
+        try? SoundModel(fileText: $0 + "\n")
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

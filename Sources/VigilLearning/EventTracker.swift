@@ -1,0 +1,254 @@
+import VigilCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How a detector turns decision probabilities into events.
+public struct DecisionParameters: Sendable, Hashable {
+    /// Probability at which an event starts (sensitivity 5).
+    public var threshold: Double
+    /// The event continues while the smoothed probability stays above threshold x this.
+    public var releaseRatio: Double = 0.6
+    /// Pauses shorter than this do not end an event (seconds).
+    public var mergeGapSeconds: Double
+    /// Decisions above the threshold needed to report an event.
+    public var minActiveDecisions: Int = 2
+    /// Reported onset = first smoothed centre above threshold minus this (seconds).
+    public var onsetLeadSeconds: Double = 0.05
+    /// Change of the threshold's logit per sensitivity step (a step up lowers the threshold).
+    public var sensitivityLogitStep: Double = 0.4
+    /// Two-stage glass-break gate (nil: none).
+    public var gate: ImpactShatterGate?
+    /// Onset refinement: the onset moves back over the frames before the first active decision
+    /// whose largest floor-relative band level stays at or above this (log10 units), at most
+    /// ``onsetBacktrackSeconds`` (nil: no refinement).
+    public var onsetActivity: Double?
+    /// Events longer than this are dropped (nil: no limit); glass breaks last at most a few seconds.
+    public var maxEventSeconds: Double?
+    /// Longest onset refinement (seconds).
+    public var onsetBacktrackSeconds: Double = 1.5
+
+    /// Creates parameters.
+    public init(threshold: Double, mergeGapSeconds: Double, gate: ImpactShatterGate? = nil) {
+        self.threshold = threshold
+        self.mergeGapSeconds = mergeGapSeconds
+        self.gate = gate
+    }
+
+    /// The start threshold at `sensitivity` (1...10; 5 gives ``threshold``):
+    /// logit(θ) = logit(threshold) − step × (level − 5).
+    public func threshold(for sensitivity: Sensitivity) -> Double {
+        let level = 1 + sensitivity.fraction * 9
+        let t = min(max(threshold, 1e-6), 1 - 1e-6)
+        let l = log(t / (1 - t)) - sensitivityLogitStep * (level - 5)
+        return 1 / (1 + exp(-l))
+    }
+}
+
+/// Glass break's two stages: an impact (a jump of the band energies, the low bands for the
+/// thud) followed within ``window`` by broadband high-frequency shatter energy (a share above
+/// 4.5 kHz of at least ``shatterHFRatio`` while the frame is ``shatterRelative`` above the
+/// background) for at least ``shatterFrames`` frames.
+public struct ImpactShatterGate: Sendable, Hashable {
+    /// Mean band flux (log10 units) that counts as an impact.
+    public var impactFlux: Double = 0.15
+    /// Low-band (< 1 kHz) flux that counts as a thud.
+    public var thudFlux: Double = 0.25
+    /// Share of energy above 4.5 kHz in a shatter frame.
+    public var shatterHFRatio: Double = 0.05
+    /// Mean floor-relative band level (log10) of a shatter frame.
+    public var shatterRelative: Double = 0.4
+    /// Shatter frames needed after the impact.
+    public var shatterFrames: Int = 3
+    /// Time after the impact in which the shatter must come (seconds).
+    public var window: Double = 0.6
+    /// Creates the default gate.
+    public init() {}
+}
+
+/// An event found by ``EventTracker``.
+public struct TrackedEvent: Sendable, Hashable {
+    /// Onset (seconds).
+    public var onset: Double
+    /// Offset (seconds).
+    public var offset: Double
+    /// When the smoothed probability crossed the threshold (media time).
+    public var detectedAt: Double
+    /// Highest smoothed probability.
+    public var peakProbability: Double
+    /// Mean smoothed probability over the active decisions.
+    public var meanProbability: Double
+    /// Gate evidence: impact time and shatter duration (glass break only).
+    public var impactTime: Double?
+    /// Seconds of shatter frames after the impact.
+    public var shatterSeconds: Double?
+
+    /// Creates an event.
+    public init(
+        onset: Double, offset: Double, detectedAt: Double, peakProbability: Double, meanProbability: Double,
+        impactTime: Double? = nil, shatterSeconds: Double? = nil
+    ) {
+        self.onset = onset
+        self.offset = offset
+        self.detectedAt = detectedAt
+        self.peakProbability = peakProbability
+        self.meanProbability = meanProbability
+        self.impactTime = impactTime
+        self.shatterSeconds = shatterSeconds
+    }
+}
+
+/// Temporal smoothing of decision probabilities into events: a 3-decision median, start at the
+/// threshold, release at threshold x ``DecisionParameters/releaseRatio``, pauses up to the merge
+/// gap bridged, and events with fewer than ``DecisionParameters/minActiveDecisions`` dropped.
+/// Events are returned when they end, in nondecreasing `detectedAt` order.
+public final class EventTracker {
+    /// The parameters.
+    public let parameters: DecisionParameters
+    /// The start threshold in use.
+    public let startThreshold: Double
+    private let releaseThreshold: Double
+    private let halfStride: Double
+    private var recent: [(time: Double, available: Double, p: Double)] = []
+    private var active = false
+    private var onset = 0.0
+    private var detectedAt = 0.0
+    private var lastAbove = 0.0
+    private var count = 0
+    private var peak = 0.0
+    private var sum = 0.0
+    private var sumCount = 0
+    // Gate history: (time, flux, lowFlux, hfRatio, meanRel), kept for ~8 s.
+    private var frames: [(t: Double, flux: Float, low: Float, hf: Float, rel: Float, maxRel: Float)] = []
+    private var framesStart = 0
+    private let hop: Double
+
+    /// A tracker with `parameters` at `sensitivity`; `decisionPeriod` is the time between decisions,
+    /// `hop` the frame period.
+    public init(parameters: DecisionParameters, sensitivity: Sensitivity, decisionPeriod: Double, hop: Double) {
+        self.parameters = parameters
+        startThreshold = parameters.threshold(for: sensitivity)
+        releaseThreshold = startThreshold * parameters.releaseRatio
+        halfStride = decisionPeriod / 2
+        self.hop = hop
+    }
+
+    /// Per-frame values for the gate: `columns` from ``SoundFeatureExtractor/newestColumns``.
+    public func observeFrame(time: Double, columns: ArraySlice<Float>, melBands: Int) {
+        guard keepsFrames else { return }
+        let b = columns.startIndex + melBands
+        observeFrame(
+            time: time, flux: columns[b + 1], lowFlux: columns[b + 2], hfRatio: columns[b + 6], meanRelative: columns[b + 9],
+            maxRelative: columns[b + 11])
+    }
+
+    private var keepsFrames: Bool { parameters.gate != nil || parameters.onsetActivity != nil }
+
+    /// Per-frame values for the gate.
+    public func observeFrame(time: Double, flux: Float, lowFlux: Float, hfRatio: Float, meanRelative: Float, maxRelative: Float) {
+        guard keepsFrames else { return }
+        frames.append((time, flux, lowFlux, hfRatio, meanRelative, maxRelative))
+        // Keep ~8 s unless an event is open (then keep from its onset).
+        let keepFrom = active ? min(onset - 1, time - 8) : time - 8
+        while framesStart < frames.count && frames[framesStart].t < keepFrom { framesStart += 1 }
+        if framesStart > 1024 {
+            frames.removeFirst(framesStart)
+            framesStart = 0
+        }
+    }
+
+    /// Adds one decision; appends events that ended.
+    public func decide(centerTime: Double, availableTime: Double, probability: Double, into events: inout [TrackedEvent]) {
+        recent.append((centerTime, availableTime, probability))
+        if recent.count > 3 { recent.removeFirst() }
+        if recent.count == 1 {
+            step(centerTime, availableTime, probability, &events)
+            return
+        }
+        if recent.count == 2 { return }
+        let ps = recent.map(\.p).sorted()
+        step(recent[1].time, availableTime, ps[1], &events)
+    }
+
+    private func step(_ t: Double, _ available: Double, _ p: Double, _ events: inout [TrackedEvent]) {
+        if active {
+            if p >= releaseThreshold {
+                lastAbove = t
+                if p >= startThreshold { count += 1 }
+                peak = max(peak, p)
+                sum += p
+                sumCount += 1
+            } else if t - lastAbove > parameters.mergeGapSeconds {
+                close(&events)
+            }
+        }
+        if !active && p >= startThreshold {
+            active = true
+            onset = max(0, t - parameters.onsetLeadSeconds)
+            if let a = parameters.onsetActivity {
+                // Walk back from the decision centre while the frames stay active.
+                var i = frames.count - 1
+                while i >= framesStart && frames[i].t > t { i -= 1 }
+                var earliest = onset
+                while i >= framesStart && frames[i].t >= t - parameters.onsetBacktrackSeconds && Double(frames[i].maxRel) >= a {
+                    earliest = min(earliest, frames[i].t - hop)
+                    i -= 1
+                }
+                onset = max(0, earliest)
+            }
+            detectedAt = available
+            lastAbove = t
+            count = 1
+            peak = p
+            sum = p
+            sumCount = 1
+        }
+    }
+
+    /// End of stream: the last median value and any open event.
+    public func finish(into events: inout [TrackedEvent]) {
+        if recent.count >= 2, let last = recent.last {
+            step(last.time, last.available, (recent[recent.count - 2].p + last.p) / 2, &events)
+        }
+        if active { close(&events) }
+    }
+
+    private func close(_ events: inout [TrackedEvent]) {
+        active = false
+        guard count >= parameters.minActiveDecisions else { return }
+        if let m = parameters.maxEventSeconds, lastAbove + halfStride - onset > m { return }
+        var event = TrackedEvent(
+            onset: onset, offset: lastAbove + halfStride, detectedAt: detectedAt, peakProbability: peak,
+            meanProbability: sum / Double(max(sumCount, 1)))
+        if let gate = parameters.gate {
+            guard let (impact, shatter) = gateEvidence(gate, from: onset - 0.5, to: event.offset) else { return }
+            event.impactTime = impact
+            event.shatterSeconds = shatter
+        }
+        events.append(event)
+    }
+
+    /// The first impact in [from, to] followed by enough shatter frames, if any.
+    private func gateEvidence(_ gate: ImpactShatterGate, from: Double, to: Double) -> (Double, Double)? {
+        var i = framesStart
+        while i < frames.count {
+            let f = frames[i]
+            if f.t > to { break }
+            if f.t >= from && (Double(f.flux) >= gate.impactFlux || Double(f.low) >= gate.thudFlux) {
+                var n = 0
+                var j = i
+                while j < frames.count && frames[j].t <= f.t + gate.window {
+                    let g = frames[j]
+                    if Double(g.hf) >= gate.shatterHFRatio && Double(g.rel) >= gate.shatterRelative { n += 1 }
+                    j += 1
+                }
+                if n >= gate.shatterFrames { return (f.t, Double(n) * hop) }
+            }
+            i += 1
+        }
+        return nil
+    }
+}

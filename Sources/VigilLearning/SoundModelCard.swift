@@ -1,0 +1,101 @@
+import VigilCore
+
+/// Writes the model card (`Models/NAME.md`) that ships beside each model file.
+public enum SoundModelCard {
+    /// The card's Markdown.
+    ///
+    /// - Parameters:
+    ///   - model: the trained model.
+    ///   - figures: its validation figures at sensitivity 5.
+    ///   - provenance: PROVENANCE rows of the development set (sources and licences).
+    ///   - validation: validation file names.
+    ///   - weaknesses: known weaknesses, one per item.
+    public static func markdown(
+        model: SoundModel, figures: ValidationFigures, provenance: [DevelopmentSet.SourceRow], validation: Set<String>,
+        trainingFileCount: Int, weaknesses: [String]
+    ) -> String {
+        let spec = FeatureSpec.current
+        var s = "# Model card: \(model.label) (model v\(model.modelVersion), file format \(SoundModel.format) v\(SoundModel.formatVersion))\n\n"
+        s += "File: `Models/\(model.label).json` (embedded in the binary as `EmbeddedModels.\(model.label)`).\n"
+        s += "Detector: `LearnedSoundDetector` (trigger `\(model.label)`), on the shared STFT.\n\n"
+        s += "## Training data\n\n"
+        s += "Development set `shared/data/dev` (232 files, 44.1 kHz mono, 65 min). Trained on the training part "
+        s += "(\(trainingFileCount) files), thresholds chosen on the validation part (\(validation.count) files). "
+        s += "Nothing from the data set is stored in the project.\n\n"
+        s += "Sources (PROVENANCE.tsv: source class, repository, licence, source-clip rows):\n\n"
+        s += "| source class | repository | licence | rows |\n|---|---|---|---|\n"
+        var counts: [String: Int] = [:]
+        for r in provenance {
+            counts["\(r.sourceClass)\t\(r.repository)\t\(r.license)", default: 0] += 1
+        }
+        for (k, n) in counts.sorted(by: { $0.key < $1.key }) {
+            let f = k.split(separator: "\t", omittingEmptySubsequences: false)
+            s += "| \(f[0]) | \(f[1]) | \(f[2].split(separator: "|", omittingEmptySubsequences: false).joined(separator: "/")) | \(n) |\n"
+        }
+        s += "\n**Licence note:** the dog barks and several negatives come from UrbanSound8K (CC BY-NC 3.0, "
+        s += "non-commercial); this model was trained on them. Several other sources carry no licence "
+        s += "(all rights reserved by default) and were used for training only, as the data README allows.\n\n"
+        s += "## Split (group-aware, deterministic)\n\n"
+        s += "Files are connected when they share a foreground source group (roles "
+        s += DevelopmentSet.groupingRoles.sorted().joined(separator: ", ")
+        s += "; a group is the original recording: UrbanSound8K Freesound id, crying-baby speaker, spoken-digit speaker, "
+        s += "LibriSpeech speaker, otherwise the source file stem without its cut indices). The connected components "
+        s += "are visited in FNV-1a-64(\"vigil-sounds-split-v1\" + first file name) order and go to validation while every "
+        s += "category (events of each label, seconds of event-free files) stays at or below 35 % of its total; the rest is "
+        s += "training. Background beds mixed under scenes (vacuum, dishwasher, street...) are shared between the parts. "
+        s += "Extra training negatives: 9 synthetic steady noises (white, pink, brown; 3 levels).\n\n"
+        s += "## Features (`\(spec.name)` v\(spec.version), \(spec.dimension) values per decision)\n\n"
+        s += "Per STFT frame (standard shared STFT, ~23 ms frames, 50 % hop): \(spec.melBands) log-mel bands "
+        s += "\(Int(spec.minFrequency))-\(Int(spec.maxFrequency)) Hz relative to a per-band background floor "
+        s += "(minimum of the smoothed band energy over the last \(spec.floorWindowSeconds) s), level, spectral flux "
+        s += "(all bands and below 1 kHz), centroid, flatness, harmonicity (autocorrelation of the detrended magnitude spectrum "
+        s += "over 100-1000 Hz pitch lags), energy shares above 4.5 kHz, below 500 Hz and in 300-3400 Hz. Pooled every "
+        s += "\(spec.decisionStride) frames over centred windows: mean and standard deviation over \(spec.longWindowSeconds) s, "
+        s += "mean over \(spec.shortWindowSeconds) s, maxima of level, flux, low flux, harmonicity, HF share and mean "
+        s += "relative level, and the share of the speech-band energy's variance at 3-6 Hz over \(spec.modulationWindowSeconds) s.\n\n"
+        s += "Classifier: \(model.network.inputs)-\(model.network.hidden)-1 perceptron (rational tanh, sigmoid): "
+        s += "\(model.training["ensembleMembers"]?.description ?? "1") networks of \(model.training["hidden"]?.description ?? "?") hidden units "
+        s += "(seeds \(model.training["seed"]?.description ?? "?") and following) merged by averaging their logits; z-scored inputs "
+        s += "(inputs with scale 0 are ignored: absolute level\(model.label == "glassBreak" ? "" : ", bands above 8 kHz, HF share and centroid")); "
+        s += "Adam, class balancing, weight decay, \(model.training["epochs"]?.description ?? "?") epochs. "
+        if let copies = model.training["augmentedCopies"]?.intValue, copies > 0 {
+            s += "Training also used \(copies) augmented copies of the training files (gain -15..+5 dB, a training negative mixed in 0-20 dB below). "
+        }
+        s += "Smoothing: 3-decision median, start threshold \(model.decision.threshold), release at "
+        s += "\(model.decision.releaseRatio) x threshold, pauses under \(model.decision.mergeGapSeconds) s bridged, "
+        s += "at least \(model.decision.minActiveDecisions) decisions above threshold"
+        if let a = model.decision.onsetActivity {
+            s += "; onset moved back (at most \(model.decision.onsetBacktrackSeconds) s) while some band stays \(a * 10) dB over its floor"
+        }
+        if let m = model.decision.maxEventSeconds { s += "; events longer than \(m) s dropped" }
+        s += ".\n"
+        if let g = model.decision.gate {
+            s += "Two-stage gate: impact (mean band flux >= \(g.impactFlux) or low-band flux >= \(g.thudFlux), log10 units) "
+            s += "followed within \(g.window) s by >= \(g.shatterFrames) frames with >= \(g.shatterHFRatio) of the energy above "
+            s += "4.5 kHz at >= \(g.shatterRelative) (log10) over the background.\n"
+        }
+        s += "\nSensitivity 1...10: logit(threshold) = logit(\(model.decision.threshold)) - "
+        s += "\(model.decision.sensitivityLogitStep) x (level - 5); 5 is the validation-optimal threshold.\n\n"
+        s += "## Validation metrics (sensitivity 5, scorer in VigilLearning.EventScoring, sed_eval conventions)\n\n"
+        func p(_ x: Double) -> String { String(Int((x * 1000).rounded())).paddedThousandths }
+        s += "| metric | value |\n|---|---|\n"
+        s += "| event F1, 0.5 s onset collar, offsets ignored | \(p(figures.event.f1)) (P \(p(figures.event.precision)), R \(p(figures.event.recall)); TP \(figures.event.truePositives), FP \(figures.event.falsePositives), FN \(figures.event.falseNegatives)) |\n"
+        s += "| segment F1, 1 s segments | \(p(figures.segment.f1)) (TP \(figures.segment.truePositives), FP \(figures.segment.falsePositives), FN \(figures.segment.falseNegatives)) |\n"
+        s += "| false alarms on negative files | \(figures.negativeFalseAlarms) in \(p(figures.negativeHours)) h (\(p(figures.falseAlarmsPerHour))/h) |\n\n"
+        s += "## Known weaknesses\n\n"
+        for w in weaknesses { s += "- \(w)\n" }
+        return s
+    }
+}
+
+extension String {
+    /// "1234" → "1.234" (thousandths).
+    fileprivate var paddedThousandths: String {
+        var digits = self
+        let negative = digits.hasPrefix("-")
+        if negative { digits.removeFirst() }
+        while digits.count < 4 { digits = "0" + digits }
+        let i = digits.index(digits.endIndex, offsetBy: -3)
+        return (negative ? "-" : "") + digits[..<i] + "." + digits[i...]
+    }
+}

@@ -1,0 +1,408 @@
+import VigilCore
+import VigilDSP
+
+/// Features of one recording: the decision vectors and the per-frame gate values.
+public struct RecordingFeatures: Sendable {
+    /// File name.
+    public var name: String
+    /// Duration (seconds).
+    public var duration: Double
+    /// Sample rate.
+    public var sampleRate: Double
+    /// Decision centre times.
+    public var centerTimes: [Double] = []
+    /// Times at which each decision was available.
+    public var availableTimes: [Double] = []
+    /// Decision vectors, row-major (`centerTimes.count x dimension`).
+    public var matrix: [Float] = []
+    /// Frame centre times.
+    public var frameTimes: [Double] = []
+    /// Per frame: flux, low-band flux, HF ratio, mean relative level, largest relative band level.
+    public var gateValues: [Float] = []
+
+    /// Creates empty features for a recording.
+    public init(name: String, duration: Double, sampleRate: Double) {
+        self.name = name
+        self.duration = duration
+        self.sampleRate = sampleRate
+    }
+}
+
+/// Validation figures of one model.
+public struct ValidationFigures: Sendable, Hashable {
+    /// Event-based counts (0.5 s onset collar, offsets ignored).
+    public var event: DetectionCounts
+    /// Segment-based counts (1 s).
+    public var segment: DetectionCounts
+    /// Detections on counted negative files.
+    public var negativeFalseAlarms: Int
+    /// Hours of counted negative material.
+    public var negativeHours: Double
+    /// False alarms per hour on negatives.
+    public var falseAlarmsPerHour: Double { negativeHours > 0 ? Double(negativeFalseAlarms) / negativeHours : 0 }
+}
+
+/// Training of the sound models, in Swift, deterministic (fixed seed, fixed data order).
+public enum SoundModelTrainer {
+    /// Per-label settings (merge gap, gate, objective).
+    public static func defaults(for label: String) -> (mergeGap: Double, gate: ImpactShatterGate?, segmentObjective: Bool) {
+        switch label {
+        case "glassBreak": return (0.5, ImpactShatterGate(), false)
+        case "personTalking": return (0.3, nil, true)
+        default: return (0.4, nil, false)
+        }
+    }
+
+    /// Inputs each model ignores (scale 0): absolute level everywhere (recording gain is not a
+    /// property of the sound); for dogBark and personTalking also the bands above 8 kHz, the
+    /// HF share and the centroid (the sources differ in bandwidth, the classes do not).
+    public static func ignoredInputs(for label: String) -> [Int] {
+        let names = FeatureSpec.current.componentNames
+        let spec = FeatureSpec.current
+        let bank = MelFilterBank(
+            configuration: .standard(sampleRate: 44_100), bands: spec.melBands, minFrequency: spec.minFrequency,
+            maxFrequency: spec.maxFrequency)
+        var ignored: Set<String> = ["mean.level", "short.level", "max.level"]
+        if label != "glassBreak" {
+            for (b, c) in bank.centers.enumerated() where c > 8_000 {
+                ignored.formUnion(["mean.rel\(b)", "std.rel\(b)", "short.rel\(b)"])
+            }
+            ignored.formUnion([
+                "mean.hfRatio", "std.hfRatio", "short.hfRatio", "max.hfRatio", "mean.centroid", "std.centroid", "short.centroid",
+            ])
+        }
+        return names.indices.filter { ignored.contains(names[$0]) }
+    }
+
+    /// A training variant of a recording: gain `gainDB` and `background` (looped, any length)
+    /// mixed in at `snrDB` below the recording's RMS. Deterministic.
+    public static func augmented(_ samples: [Float], background: [Float], snrDB: Double, gainDB: Double, offset: Int) -> [Float] {
+        func rms(_ x: [Float]) -> Double {
+            var s = 0.0
+            for v in x { s += Double(v) * Double(v) }
+            return (s / Double(max(x.count, 1))).squareRoot()
+        }
+        let a = rms(samples)
+        let b = rms(background)
+        guard !background.isEmpty, b > 1e-9, a > 1e-9 else { return samples }
+        let bgGain = Float(a / b * pow(10, -snrDB / 20))
+        let g = Float(pow(10, gainDB / 20))
+        var out = samples
+        for i in 0..<out.count {
+            let v = (out[i] + bgGain * background[(i + offset) % background.count]) * g
+            out[i] = min(1, max(-1, v))
+        }
+        return out
+    }
+
+    /// Steady synthetic noises (white, pink-like, brown-like; 20 s each, three levels) used as
+    /// extra training negatives: steady broadband noise (fans, HVAC, rain) is never an event.
+    public static func syntheticNegatives(sampleRate: Double, seed: UInt64) -> [(name: String, samples: [Float])] {
+        var rng = SplitMix64(seed: seed)
+        var out: [(String, [Float])] = []
+        let n = Int(20 * sampleRate)
+        for (k, color) in ["white", "pink", "brown"].enumerated() {
+            for (j, level) in [0.003, 0.03, 0.2].enumerated() {
+                var x = [Float](repeating: 0, count: n)
+                var b0 = 0.0, b1 = 0.0, b2 = 0.0, brown = 0.0
+                for i in 0..<n {
+                    let w = rng.nextGaussian()
+                    var v: Double
+                    switch k {
+                    case 0: v = w
+                    case 1:
+                        b0 = 0.99765 * b0 + w * 0.0990460
+                        b1 = 0.96300 * b1 + w * 0.2965164
+                        b2 = 0.57000 * b2 + w * 1.0526913
+                        v = (b0 + b1 + b2 + w * 0.1848) * 0.25
+                    default:
+                        brown = 0.995 * brown + w * 0.1
+                        v = brown
+                    }
+                    x[i] = Float(max(-1, min(1, v * level)))
+                }
+                out.append(("synthetic-\(color)-noise-\(j)", x))
+            }
+        }
+        return out
+    }
+
+    /// Extracts decision vectors and gate values from a whole recording (runs the shared STFT).
+    public static func extractFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
+        let configuration = STFTConfiguration.standard(sampleRate: sampleRate)
+        let stft = ShortTimeFourierTransform(configuration: configuration)
+        let extractor = SoundFeatureExtractor(configuration: configuration)
+        var rec = RecordingFeatures(name: name, duration: Double(samples.count) / sampleRate, sampleRate: sampleRate)
+        let nb = FeatureSpec.current.melBands
+        func take(_ w: FeatureWindow) {
+            rec.centerTimes.append(w.centerTime)
+            rec.availableTimes.append(w.availableTime)
+            rec.matrix.append(contentsOf: w.vector)
+        }
+        func frame(_ f: SpectralFrame) {
+            extractor.process(f, take)
+            let c = extractor.newestColumns
+            let b = c.startIndex + nb
+            rec.frameTimes.append(f.centerTime)
+            rec.gateValues.append(contentsOf: [c[b + 1], c[b + 2], c[b + 6], c[b + 9], c[b + 11]])
+        }
+        samples.withUnsafeBufferPointer { stft.process($0, frame) }
+        stft.finish(frame)
+        extractor.finish(take)
+        return rec
+    }
+
+    /// Runs `network` and a tracker over precomputed features (the same order of operations as
+    /// the streaming detector). `probabilities` may pass cached network outputs.
+    public static func simulate(
+        _ rec: RecordingFeatures, network: TinyNetwork, decision: DecisionParameters, sensitivity: Sensitivity = .medium,
+        probabilities: [Float]? = nil
+    ) -> [TrackedEvent] {
+        let spec = FeatureSpec.current
+        let hop = STFTConfiguration.standard(sampleRate: rec.sampleRate).hopDuration
+        let tracker = EventTracker(
+            parameters: decision, sensitivity: sensitivity, decisionPeriod: hop * Double(spec.decisionStride), hop: hop)
+        let probs = probabilities ?? self.probabilities(rec, network: network)
+        var events: [TrackedEvent] = []
+        var f = 0
+        for i in 0..<rec.centerTimes.count {
+            while f < rec.frameTimes.count && rec.frameTimes[f] <= rec.availableTimes[i] + 1e-9 {
+                observe(tracker, rec, f)
+                f += 1
+            }
+            tracker.decide(
+                centerTime: rec.centerTimes[i], availableTime: rec.availableTimes[i], probability: Double(probs[i]),
+                into: &events)
+        }
+        while f < rec.frameTimes.count {
+            observe(tracker, rec, f)
+            f += 1
+        }
+        tracker.finish(into: &events)
+        return events
+    }
+
+    private static func observe(_ tracker: EventTracker, _ rec: RecordingFeatures, _ f: Int) {
+        let g = rec.gateValues[(5 * f)..<(5 * f + 5)]
+        tracker.observeFrame(
+            time: rec.frameTimes[f], flux: g[g.startIndex], lowFlux: g[g.startIndex + 1], hfRatio: g[g.startIndex + 2],
+            meanRelative: g[g.startIndex + 3], maxRelative: g[g.startIndex + 4])
+    }
+
+    /// Network probabilities for every decision of `rec`.
+    public static func probabilities(_ rec: RecordingFeatures, network: TinyNetwork) -> [Float] {
+        let d = network.inputs
+        var scratch = [Float](repeating: 0, count: d)
+        var out: [Float] = []
+        out.reserveCapacity(rec.centerTimes.count)
+        rec.matrix.withUnsafeBufferPointer { m in
+            scratch.withUnsafeMutableBufferPointer { s in
+                for i in 0..<rec.centerTimes.count {
+                    let row = UnsafeBufferPointer(rebasing: m[(i * d)..<((i + 1) * d)])
+                    out.append(1 / (1 + expf(-network.logit(row, scratch: s))))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Scores events of `label` found on `recordings` against `annotations`; false alarms are
+    /// counted on files with no annotation at all, except `excludedNegatives`.
+    public static func score(
+        label: String, found: [String: [TrackedEvent]], recordings: [RecordingFeatures], annotations: [LabelEvent],
+        excludedNegatives: Set<String>
+    ) -> ValidationFigures {
+        // Event-free files in `excludedNegatives` are left out entirely (voices in the background
+        // do not count against personTalking).
+        let annotated = Set(annotations.map(\.file))
+        let recordings = recordings.filter { annotated.contains($0.name) || !excludedNegatives.contains($0.name) }
+        let names = Set(recordings.map(\.name))
+        let reference = annotations.filter { $0.label == label && names.contains($0.file) }
+        var estimated: [LabelEvent] = []
+        for rec in recordings {
+            for e in found[rec.name] ?? [] { estimated.append(LabelEvent(file: rec.name, onset: e.onset, offset: e.offset, label: label)) }
+        }
+        var durations: [String: Double] = [:]
+        var fa = 0
+        var hours = 0.0
+        for rec in recordings {
+            durations[rec.name] = rec.duration
+            if !annotated.contains(rec.name) && !excludedNegatives.contains(rec.name) {
+                hours += rec.duration / 3600
+                fa += found[rec.name]?.count ?? 0
+            }
+        }
+        return ValidationFigures(
+            event: EventScoring.eventBased(reference: reference, estimated: estimated, collar: 0.5),
+            segment: EventScoring.segmentBased(reference: reference, estimated: estimated, durations: durations, segment: 1),
+            negativeFalseAlarms: fa, negativeHours: hours)
+    }
+
+    /// Trains the model of `label` on the recordings outside `validation`, picks the sensitivity-5
+    /// threshold on the validation recordings, and returns the model and its validation figures.
+    ///
+    /// - Parameters:
+    ///   - recordings: features of every development recording (``extractFeatures(name:samples:sampleRate:)``), in a fixed order.
+    ///   - annotations: all events (every label).
+    ///   - validation: validation file names (``DevelopmentSet/validationFiles(provenance:files:validationPercent:salt:)``).
+    ///   - voiceBackground: files with voices in the background (personTalking ignores them as negatives).
+    ///   - seed: the training seed.
+    ///   - metadata: extra members for the model's `training` object (data hash, data date, sources...).
+    public static func train(
+        label: String, recordings: [RecordingFeatures], annotations: [LabelEvent], validation: Set<String>,
+        voiceBackground: Set<String>, seed: UInt64, options: TrainingOptions = TrainingOptions(),
+        metadata: [(String, JSONValue)] = [], verbose: Bool = false
+    ) -> (model: SoundModel, figures: ValidationFigures) {
+        let d = FeatureSpec.current.dimension
+        let setup = defaults(for: label)
+        let excluded: Set<String> = label == "personTalking" ? voiceBackground : []
+        var features: [Float] = []
+        var targets: [Float] = []
+        var weights: [Float] = []
+        var positives = 0
+        let byFile = Dictionary(grouping: annotations.filter { $0.label == label }, by: \.file)
+        var options = options
+        if options.ignoredInputs.isEmpty { options.ignoredInputs = ignoredInputs(for: label) }
+        // Augmented copies are named "file#k" and share the annotations of "file".
+        func base(_ name: String) -> String { name.split(separator: "#").first.map(String.init) ?? name }
+        for rec in recordings where !validation.contains(base(rec.name)) {
+            let events = byFile[base(rec.name)] ?? []
+            let skipNegatives = excluded.contains(base(rec.name))
+            features.append(contentsOf: rec.matrix)
+            var f = 0
+            for t in rec.centerTimes {
+                let positive = events.contains { t >= $0.onset && t <= $0.offset }
+                // Near an annotated boundary the target is ambiguous: left out.
+                let nearBoundary = events.contains {
+                    abs(t - $0.onset) < options.boundaryMargin || abs(t - $0.offset) < options.boundaryMargin
+                }
+                // Inside an event, windows with no activity above the background (the clip's own
+                // background between barks) are left out rather than taught as the class.
+                while f + 1 < rec.frameTimes.count && rec.frameTimes[f + 1] <= t { f += 1 }
+                var activity: Float = -10
+                for g in max(0, f - 3)...min(rec.frameTimes.count - 1, f + 3) { activity = max(activity, rec.gateValues[5 * g + 3]) }
+                let inactivePositive = positive && activity < options.positiveActivity
+                targets.append(positive ? 1 : 0)
+                weights.append((positive || !skipNegatives) && !nearBoundary && !inactivePositive ? 1 : 0)
+                if positive { positives += 1 }
+            }
+        }
+        let network = TinyNetworkTrainer.trainEnsemble(
+            features: features, dimension: d, targets: targets, weights: weights, seed: seed, options: options)
+
+        // Threshold at sensitivity 5: best validation F1 (event F1, or segment F1 for
+        // personTalking) with more than 1 false alarm per hour on negatives penalised; the
+        // middle of the near-best plateau.
+        let valRecs = recordings.filter { validation.contains($0.name) }
+        let trainingFileCount = recordings.filter { !validation.contains(base($0.name)) && !$0.name.contains("#") }.count
+        let cached = valRecs.map { probabilities($0, network: network) }
+        var results: [(decision: DecisionParameters, objective: Double, figures: ValidationFigures)] = []
+        let thresholds = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99]
+        let gaps = setup.segmentObjective ? [0.3, 0.5] : [0.3, 0.5, 0.8]
+        for gap in gaps {
+            for activity in [nil, 1.0, 1.5] as [Double?] {
+                for minActive in [2] {
+                    for t in thresholds {
+                        var decision = DecisionParameters(threshold: t, mergeGapSeconds: gap, gate: setup.gate)
+                        decision.onsetActivity = activity
+                        if label == "glassBreak" { decision.maxEventSeconds = 6 }
+                        decision.minActiveDecisions = minActive
+                        var found: [String: [TrackedEvent]] = [:]
+                        for (i, rec) in valRecs.enumerated() {
+                            found[rec.name] = simulate(rec, network: network, decision: decision, probabilities: cached[i])
+                        }
+                        let fig = score(
+                            label: label, found: found, recordings: valRecs, annotations: annotations, excludedNegatives: excluded)
+                        let f1 = setup.segmentObjective ? fig.segment.f1 : fig.event.f1
+                        results.append((decision, f1 - 0.05 * max(0, fig.falseAlarmsPerHour - 1), fig))
+                    }
+                }
+            }
+        }
+        if verbose {
+            for r in results where r.decision.threshold == 0.5 || r.decision.threshold == 0.8 || r.decision.threshold == 0.95 {
+                print("  gap \(r.decision.mergeGapSeconds) act \(r.decision.onsetActivity ?? -1) min \(r.decision.minActiveDecisions) thr \(r.decision.threshold): eventF1 \(round4(r.figures.event.f1)) (TP \(r.figures.event.truePositives) FP \(r.figures.event.falsePositives) FN \(r.figures.event.falseNegatives)) segF1 \(round4(r.figures.segment.f1)) FA \(r.figures.negativeFalseAlarms)")
+            }
+        }
+        // Best setting; its threshold is then the middle of the near-best thresholds of that setting.
+        let best = results.max { $0.objective < $1.objective }!
+        let same = results.filter {
+            $0.decision.mergeGapSeconds == best.decision.mergeGapSeconds && $0.decision.onsetActivity == best.decision.onsetActivity
+                && $0.decision.minActiveDecisions == best.decision.minActiveDecisions && $0.objective >= best.objective - 0.01
+        }
+        let chosen = same[same.count / 2]
+        let decision = chosen.decision
+        let training: JSONValue = .object(
+            JSONObject(
+                [
+                    ("seed", .number(Double(seed))), ("trainingDecisions", .number(Double(targets.count))),
+                    ("trainingPositives", .number(Double(positives))),
+                    ("trainingFiles", .number(Double(trainingFileCount))),
+                    ("augmentedCopies", .number(Double(recordings.filter { $0.name.contains("#") }.count))),
+                    ("validationFiles", .number(Double(valRecs.count))),
+                    ("hidden", .number(Double(options.hidden))), ("ensembleMembers", .number(Double(options.ensembleMembers))),
+                    ("epochs", .number(Double(options.epochs))),
+                    ("batchSize", .number(Double(options.batchSize))),
+                    ("learningRate", .number(Double(options.learningRate.description) ?? 0)),
+                    (
+                        "validation",
+                        .object(
+                            JSONObject([
+                                ("eventF1Collar0.5s", .number(round4(chosen.figures.event.f1))),
+                                ("eventPrecision", .number(round4(chosen.figures.event.precision))),
+                                ("eventRecall", .number(round4(chosen.figures.event.recall))),
+                                ("segmentF1_1s", .number(round4(chosen.figures.segment.f1))),
+                                ("negativeFalseAlarms", .number(Double(chosen.figures.negativeFalseAlarms))),
+                                ("negativeHours", .number(round4(chosen.figures.negativeHours))),
+                            ]))
+                    ),
+                ] + metadata))
+        let model = SoundModel(label: label, modelVersion: 1, network: network, decision: decision, training: training)
+        return (model, chosen.figures)
+    }
+
+    static func round4(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
+
+    /// Hash of the training data: file names, annotations and the bits of every feature value.
+    public static func dataHash(recordings: [RecordingFeatures], annotations: [LabelEvent]) -> String {
+        var h = FNV1a64()
+        for r in recordings {
+            h.combine(r.name)
+            for x in r.matrix { h.combine(x) }
+        }
+        for a in annotations { h.combine("\(a.file)\t\(a.onset)\t\(a.offset)\t\(a.label)\n") }
+        return h.hex
+    }
+
+    /// The Swift source of `Sources/VigilDetectors/EmbeddedModels.swift`: each model file's text
+    /// (without its trailing newline) as a raw string literal, keyed by label.
+    public static func embeddedModelsSource(_ files: [(label: String, text: String)]) -> String {
+        var s = """
+            // Generated by SoundModelTrainer.embeddedModelsSource from Models/*.json. Do not edit:
+            // retrain (see docs/sound-models.md); a test checks these equal the files byte for byte.
+
+            /// The shipped sound models' JSON text (the files in Models/ without their final newline).
+            public enum EmbeddedModels {
+                /// Model text by label.
+                public static func text(for label: String) -> String? {
+                    switch label {
+
+            """
+        for f in files.sorted(by: { $0.label < $1.label }) { s += "        case \"\(f.label)\": return \(f.label)\n" }
+        s += "        default: return nil\n        }\n    }\n"
+        for f in files.sorted(by: { $0.label < $1.label }) {
+            var body = f.text
+            if body.hasSuffix("\n") { body.removeLast() }
+            precondition(!body.contains("\"\"\"##"), "model text contains the literal's delimiter")
+            s += "\n    /// Models/\(f.label).json\n    public static let \(f.label) = ##\"\"\"\n\(body)\n\"\"\"##\n"
+        }
+        s += "}\n"
+        return s
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilLearning
+
+/// Development diagnostics (VIGIL_DIAG=1, release build): frame-level AUC on both parts and the
+/// validation files with false positives.
+@Suite("Diagnostics")
+struct Diagnostics {
+    static let enabled = ProcessInfo.processInfo.environment["VIGIL_DIAG"] == "1" && DevData.available
+
+    static func auc(_ scores: [Float], _ labels: [Bool]) -> Double {
+        let idx = scores.indices.sorted { scores[$0] < scores[$1] }
+        var rankSum = 0.0
+        var pos = 0.0
+        for (r, i) in idx.enumerated() where labels[i] {
+            rankSum += Double(r + 1)
+            pos += 1
+        }
+        let neg = Double(scores.count) - pos
+        return pos == 0 || neg == 0 ? 0 : (rankSum - pos * (pos + 1) / 2) / (pos * neg)
+    }
+
+    @Test("diagnose", .enabled(if: enabled, "VIGIL_DIAG=1"))
+    func diagnose() throws {
+        let dev = try DevData.load()
+        let recordings = try DevData.trainingFeatures(dev, copies: Int(ProcessInfo.processInfo.environment["COPIES"] ?? "0") ?? 0, seed: 99)
+        let meta = try DevData.text("files_meta.tsv").split(separator: "\n").reduce(into: [String: String]()) {
+            let f = $1.split(separator: "\t", omittingEmptySubsequences: false)
+            if f.count > 2 { $0[String(f[0])] = String(f[2]) }
+        }
+        var options = TrainingOptions()
+        let env = ProcessInfo.processInfo.environment
+        if let e = env["EPOCHS"].flatMap(Int.init) { options.epochs = e }
+        if let h = env["HIDDEN"].flatMap(Int.init) { options.hidden = h }
+        if let w = env["DECAY"].flatMap(Float.init) { options.weightDecay = w }
+        if let w = env["ENS"].flatMap(Int.init) { options.ensembleMembers = w }
+        if let w = env["ACT"].flatMap(Float.init) { options.positiveActivity = w }
+        if let w = env["MARGIN"].flatMap(Double.init) { options.boundaryMargin = w }
+        if let names = env["IGNORE"] {
+            let all = FeatureSpec.current.componentNames
+            options.ignoredInputs = all.indices.filter { i in names.split(separator: ",").contains { all[i].hasPrefix(String($0)) } }
+            print("ignoring \(options.ignoredInputs.map { all[$0] })")
+        }
+        if env["NOIGNORE"] == "1" { options.ignoredInputs = [0] }
+        for label in (env["LABELS"] ?? "dogBark,glassBreak,personTalking").split(separator: ",").map(String.init) {
+            var options = options
+            if let extra = env["EXTRA"] {
+                let all = FeatureSpec.current.componentNames
+                options.ignoredInputs = SoundModelTrainer.ignoredInputs(for: label) + all.indices.filter { i in extra.split(separator: ",").contains { all[i].hasPrefix(String($0)) } }
+            }
+            let (model, fig) = SoundModelTrainer.train(
+                label: label, recordings: recordings, annotations: dev.annotations, validation: dev.validation,
+                voiceBackground: dev.voiceBackground, seed: 1, options: options, verbose: true)
+            var tr: ([Float], [Bool]) = ([], [])
+            var va: ([Float], [Bool]) = ([], [])
+            for rec in recordings where !rec.name.contains("#") {
+                let ev = dev.annotations.filter { $0.file == rec.name && $0.label == label }
+                let p = SoundModelTrainer.probabilities(rec, network: model.network)
+                for (i, t) in rec.centerTimes.enumerated() {
+                    let y = ev.contains { t >= $0.onset && t <= $0.offset }
+                    if dev.validation.contains(rec.name) {
+                        va.0.append(p[i])
+                        va.1.append(y)
+                    } else {
+                        tr.0.append(p[i])
+                        tr.1.append(y)
+                    }
+                }
+            }
+            print("\(label): AUC train \(Self.auc(tr.0, tr.1)) val \(Self.auc(va.0, va.1)); thr \(model.decision.threshold) eventF1 \(fig.event.f1) P \(fig.event.precision) R \(fig.event.recall) segF1 \(fig.segment.f1) FA \(fig.negativeFalseAlarms)")
+            for rec in recordings where dev.validation.contains(rec.name) {
+                let events = SoundModelTrainer.simulate(rec, network: model.network, decision: model.decision)
+                let ref = dev.annotations.filter { $0.file == rec.name && $0.label == label }
+                let est = events.map { LabelEvent(file: rec.name, onset: $0.onset, offset: $0.offset, label: label) }
+                let c = EventScoring.eventBased(reference: ref, estimated: est)
+                if env["VERBOSE"] == "1" && (c.falsePositives > 0 || c.falseNegatives > 0) {
+                    print("  \(rec.name) [\(meta[rec.name] ?? "?")] TP \(c.truePositives) FP \(c.falsePositives) FN \(c.falseNegatives) ref \(ref.map { String(format: "%.2f-%.2f", $0.onset, $0.offset) }) est \(events.map { String(format: "%.2f-%.2f(%.2f)", $0.onset, $0.offset, $0.peakProbability) })")
+                }
+            }
+        }
+    }
+}
+
+@Suite("DeterminismCheck")
+struct DeterminismCheck {
+    @Test("features are bit-identical across extractions", .enabled(if: ProcessInfo.processInfo.environment["VIGIL_DET"] == "1" && DevData.available))
+    func repeatExtraction() throws {
+        let dev = try DevData.load()
+        let files = dev.files
+        let a = try DevData.features(files)
+        let b = try DevData.features(files)
+        for (x, y) in zip(a, b) where x.matrix != y.matrix || x.gateValues != y.gateValues {
+            print("DIFF in \(x.name)")
+        }
+        for x in a { print("FILE \(x.name) \(SoundModelTrainer.dataHash(recordings: [x], annotations: []))") }
+        print("HASH \(SoundModelTrainer.dataHash(recordings: a, annotations: dev.annotations)) \(SoundModelTrainer.dataHash(recordings: b, annotations: dev.annotations))")
+    }
+}

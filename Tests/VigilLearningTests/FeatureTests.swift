@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilDSP
+import VigilLearning
+import VigilSynth
+
+/// Decision vectors of `samples` (all of them, in order).
+func decisionVectors(_ samples: [Float], rate: Double) -> [[Float]] {
+    let configuration = STFTConfiguration.standard(sampleRate: rate)
+    let stft = ShortTimeFourierTransform(configuration: configuration)
+    let extractor = SoundFeatureExtractor(configuration: configuration)
+    var out: [[Float]] = []
+    samples.withUnsafeBufferPointer { b in
+        stft.process(b) { extractor.process($0) { out.append(Array($0.vector)) } }
+    }
+    stft.finish { extractor.process($0) { out.append(Array($0.vector)) } }
+    extractor.finish { out.append(Array($0.vector)) }
+    return out
+}
+
+/// Per-frame measurements of `samples`, averaged over the frames from 0.5 s on.
+func meanMeasurements(_ samples: [Float], rate: Double) -> [Float] {
+    let configuration = STFTConfiguration.standard(sampleRate: rate)
+    let stft = ShortTimeFourierTransform(configuration: configuration)
+    let m = FrameMeasurements(configuration: configuration, spec: .current)
+    var sum = [Float](repeating: 0, count: m.count)
+    var n: Float = 0
+    samples.withUnsafeBufferPointer { b in
+        stft.process(b) { frame in
+            m.measure(frame)
+            if frame.startTime >= 0.5 {
+                for i in 0..<m.count { sum[i] += m.values[i] }
+                n += 1
+            }
+        }
+    }
+    return sum.map { $0 / n }
+}
+
+func harmonicTone(_ f0: Double, rate: Double, seconds: Double, harmonics: Int = 12) -> [Float] {
+    var s = SignalBuffer(sampleRate: rate, duration: seconds)
+    for h in 1...harmonics where Double(h) * f0 < rate / 2 {
+        s.addTone(frequency: f0 * Double(h), start: 0, duration: seconds, dBFS: -20 - 2 * Double(h))
+    }
+    return s.samples
+}
+
+@Suite("Sound features")
+struct FeatureTests {
+    static let rate = 44_100.0
+    let spec = FeatureSpec.current
+    var harmonicityIndex: Int { spec.melBands + 3 }
+    var flatnessIndex: Int { spec.melBands + 2 }
+
+    @Test("a harmonic tone is harmonic, white noise is not")
+    func harmonicity() {
+        var gen = SeededGenerator(seed: 7)
+        var noise = SignalBuffer(sampleRate: Self.rate, duration: 2)
+        noise.addNoise(dBFS: -20, generator: &gen)
+        for f0 in [120.0, 220.0, 400.0] {
+            let tone = meanMeasurements(harmonicTone(f0, rate: Self.rate, seconds: 2), rate: Self.rate)
+            #expect(tone[harmonicityIndex] > 0.5, "f0 \(f0): \(tone[harmonicityIndex])")
+        }
+        let n = meanMeasurements(noise.samples, rate: Self.rate)
+        #expect(n[harmonicityIndex] < 0.3, "noise: \(n[harmonicityIndex])")
+    }
+
+    @Test("white noise is flat, a tone is not")
+    func flatness() {
+        var gen = SeededGenerator(seed: 8)
+        var noise = SignalBuffer(sampleRate: Self.rate, duration: 2)
+        noise.addNoise(dBFS: -20, generator: &gen)
+        var tone = SignalBuffer(sampleRate: Self.rate, duration: 2)
+        tone.addTone(frequency: 1000, start: 0, duration: 2, dBFS: -20)
+        let n = meanMeasurements(noise.samples, rate: Self.rate)[flatnessIndex]
+        let t = meanMeasurements(tone.samples, rate: Self.rate)[flatnessIndex]
+        // log10(geometric / arithmetic mean) of the band energies: 0 for a flat spectrum.
+        #expect(n > -0.5, "noise flatness \(n)")
+        #expect(t < -1.5, "tone flatness \(t)")
+    }
+
+    @Test("4 Hz amplitude modulation shows in the modulation feature")
+    func modulation() {
+        var gen = SeededGenerator(seed: 9)
+        var steady = SignalBuffer(sampleRate: Self.rate, duration: 4)
+        steady.addNoise(dBFS: -25, generator: &gen)
+        var modulated = steady
+        for i in 0..<modulated.samples.count {
+            let t = Double(i) / Self.rate
+            modulated.samples[i] *= Float(0.5 + 0.5 * sin(2 * Double.pi * 4 * t))
+        }
+        let index = spec.dimension - 1
+        let steadyMod = decisionVectors(steady.samples, rate: Self.rate).dropFirst(20).dropLast(20).map { $0[index] }
+        let mod = decisionVectors(modulated.samples, rate: Self.rate).dropFirst(20).dropLast(20).map { $0[index] }
+        let a = steadyMod.reduce(0, +) / Float(steadyMod.count)
+        let b = mod.reduce(0, +) / Float(mod.count)
+        #expect(b > 0.5, "modulated: \(b)")
+        #expect(a < 0.3, "steady: \(a)")
+    }
+
+    @Test("decision vectors come every stride frames with the spec's dimension, at any rate", arguments: [16_000.0, 44_100.0, 96_000.0])
+    func shape(rate: Double) {
+        var gen = SeededGenerator(seed: 10)
+        var s = SignalBuffer(sampleRate: rate, duration: 3)
+        s.addNoise(dBFS: -30, generator: &gen)
+        let v = decisionVectors(s.samples, rate: rate)
+        let configuration = STFTConfiguration.standard(sampleRate: rate)
+        let frames = Int((Double(s.samples.count - configuration.fftSize) / Double(configuration.hopSize)).rounded(.down)) + 1
+        #expect(abs(v.count - (frames + spec.decisionStride - 1) / spec.decisionStride) <= 1)
+        #expect(v.allSatisfy { $0.count == spec.dimension && $0.allSatisfy(\.isFinite) })
+    }
+
+    @Test("event scoring matches sed_eval conventions on a small case")
+    func scoring() {
+        let ref = [
+            LabelEvent(file: "a", onset: 1.0, offset: 2.0, label: "x"), LabelEvent(file: "a", onset: 1.3, offset: 2.0, label: "x"),
+            LabelEvent(file: "a", onset: 5.0, offset: 6.0, label: "x"),
+        ]
+        let est = [
+            LabelEvent(file: "a", onset: 1.45, offset: 1.6, label: "x"), LabelEvent(file: "a", onset: 0.6, offset: 1.0, label: "x"),
+            LabelEvent(file: "a", onset: 8.0, offset: 9.0, label: "x"),
+        ]
+        // Optimal matching: 0.6 ↔ 1.0 and 1.45 ↔ 1.3 (a greedy match of 1.45 ↔ 1.0 would leave 0.6 unmatched).
+        let c = EventScoring.eventBased(reference: ref, estimated: est, collar: 0.5)
+        #expect(c.truePositives == 2 && c.falsePositives == 1 && c.falseNegatives == 1)
+        let s = EventScoring.segmentBased(reference: ref, estimated: est, durations: ["a": 10], segment: 1)
+        // ref segments {1, 5}; est segments {0, 1, 8}.
+        #expect(s.truePositives == 1 && s.falsePositives == 2 && s.falseNegatives == 1)
+    }
+
+    @Test("group keys join clips cut from one recording")
+    func groupKeys() {
+        #expect(DevelopmentSet.groupKey(localPath: "urbansound8k_x/dog_bark/155309-3-0-0.wav") == "us8k:155309")
+        #expect(
+            DevelopmentSet.groupKey(localPath: "t/negative_music/Vibe_Ace_005-015s.wav")
+                == DevelopmentSet.groupKey(localPath: "t/negative_music/Vibe_Ace_015-025s.wav"))
+        #expect(
+            DevelopmentSet.groupKey(localPath: "m/glass_breaking/Room2_2_W13_1_000_000.wav")
+                == DevelopmentSet.groupKey(localPath: "m/glass_breaking/Room2_2_W13_2_000_000.wav"))
+        #expect(
+            DevelopmentSet.groupKey(localPath: "m/glass_breaking/GBTD-01-01-LP-gb11_000.wav")
+                != DevelopmentSet.groupKey(localPath: "m/glass_breaking/GBTD-01-01-LP-gb12_000.wav"))
+    }
+}

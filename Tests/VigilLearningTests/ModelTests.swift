@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilDSP
+import VigilDetectors
+import VigilLearning
+import VigilSynth
+
+/// Two small synthetic recordings with "events" (harmonic bursts) over noise, for training checks.
+func tinyTrainingSet() -> (recordings: [RecordingFeatures], annotations: [LabelEvent]) {
+    let rate = 16_000.0
+    var recordings: [RecordingFeatures] = []
+    var annotations: [LabelEvent] = []
+    for k in 0..<2 {
+        var gen = SeededGenerator(seed: UInt64(100 + k))
+        var s = SignalBuffer(sampleRate: rate, duration: 8)
+        s.addNoise(dBFS: -45, generator: &gen)
+        for e in 0..<3 {
+            let start = 1.0 + 2.3 * Double(e) + 0.2 * Double(k)
+            for h in 1...6 { s.addTone(frequency: 250 * Double(h), start: start, duration: 0.6, dBFS: -20 - 3 * Double(h)) }
+            annotations.append(LabelEvent(file: "tiny\(k)", onset: start, offset: start + 0.6, label: "dogBark"))
+        }
+        recordings.append(SoundModelTrainer.extractFeatures(name: "tiny\(k)", samples: s.samples, sampleRate: rate))
+    }
+    return (recordings, annotations)
+}
+
+@Suite("Sound models")
+struct ModelTests {
+    func trainTiny(seed: UInt64) -> SoundModel {
+        let (recordings, annotations) = tinyTrainingSet()
+        var options = TrainingOptions()
+        options.epochs = 3
+        options.hidden = 4
+        return SoundModelTrainer.train(
+            label: "dogBark", recordings: recordings, annotations: annotations, validation: ["tiny1"], voiceBackground: [],
+            seed: seed, options: options, metadata: [("dataHash", .string(SoundModelTrainer.dataHash(recordings: recordings, annotations: annotations)))]
+        ).model
+    }
+
+    @Test("training is deterministic: same data and seed, same bytes")
+    func determinism() {
+        let a = trainTiny(seed: 42).fileText
+        let b = trainTiny(seed: 42).fileText
+        #expect(a == b)
+        #expect(a != trainTiny(seed: 43).fileText)
+    }
+
+    @Test("a model file round-trips; a mismatched feature spec is rejected with a clear error")
+    func roundTrip() throws {
+        let model = trainTiny(seed: 1)
+        let text = model.fileText
+        let back = try SoundModel(fileText: text)
+        #expect(back == model)
+        #expect(back.fileText == text)
+
+        guard case .object(var object) = model.json, case .object(var spec) = object["featureSpec"]! else {
+            Issue.record("model JSON is not an object")
+            return
+        }
+        spec["melBands"] = .number(40)
+        object["featureSpec"] = .object(spec)
+        #expect {
+            try SoundModel(json: .object(object))
+        } throws: { error in
+            "\(error)".contains("feature spec mismatch")
+        }
+        object = model.json.objectValue!
+        object["version"] = .number(99)
+        #expect(throws: SoundModelError.self) { try SoundModel(json: .object(object)) }
+        #expect(throws: SoundModelError.self) { try SoundModel(fileText: "{\"format\": \"something-else\"}") }
+    }
+
+    @Test("embedded models equal the files in Models/ byte for byte")
+    func embeddedMatchFiles() throws {
+        for label in ["dogBark", "glassBreak", "personTalking"] {
+            let url = DevData.packageRoot.appendingPathComponent("Models/\(label).json")
+            let file = try String(contentsOf: url, encoding: .utf8)
+            let embedded = try #require(EmbeddedModels.text(for: label), "no embedded \(label)")
+            #expect(Array((embedded + "\n").utf8) == Array(file.utf8), "\(label) embedded copy differs from Models/\(label).json")
+            let model = try SoundModel(fileText: file)
+            #expect(model.label == label)
+            #expect(FileManager.default.fileExists(atPath: DevData.packageRoot.appendingPathComponent("Models/\(label).md").path))
+        }
+    }
+
+    @Test("the registry builds the three learned detectors from the embedded models")
+    func registry() {
+        let configuration = STFTConfiguration.standard(sampleRate: 44_100)
+        for trigger in [EventTriggerType.dogBark, .glassBreak, .personTalking] {
+            let d = DetectorRegistry.makeDetector(for: trigger, configuration: configuration, settings: DetectorSettings())
+            #expect(d?.trigger == trigger)
+        }
+    }
+
+    @Test("sensitivity maps monotonically to the threshold; 5 is the model's threshold")
+    func sensitivity() throws {
+        let model = try #require(LearnedSoundDetector.shippedModel(for: .dogBark))
+        let t = (1...10).map { model.decision.threshold(for: Sensitivity($0)) }
+        #expect(abs(t[4] - model.decision.threshold) < 1e-12)
+        for i in 1..<10 { #expect(t[i] < t[i - 1]) }
+    }
+
+    @Test("silence and steady noise give no detections", arguments: [16_000.0, 44_100.0, 48_000.0])
+    func quiet(rate: Double) {
+        var gen = SeededGenerator(seed: 3)
+        var s = SignalBuffer(sampleRate: rate, duration: 12)
+        let silent = runLearned(s.samples, rate: rate)
+        s.addNoise(dBFS: -40, generator: &gen)
+        let noisy = runLearned(s.samples, rate: rate)
+        #expect(silent.isEmpty, "\(silent)")
+        #expect(noisy.isEmpty, "\(noisy)")
+    }
+
+    @Test("detections come in nondecreasing detectedAt order with start <= end; shared and separate streams agree")
+    func ordering() {
+        let rate = 44_100.0
+        var gen = SeededGenerator(seed: 4)
+        var s = SignalBuffer(sampleRate: rate, duration: 10)
+        s.addNoise(dBFS: -50, generator: &gen)
+        for k in 0..<6 {
+            let t = 1 + 1.4 * Double(k)
+            for h in 1...8 { s.addTone(frequency: 180 * Double(h) + 20 * Double(k), start: t, duration: 0.25, dBFS: -15 - 2 * Double(h)) }
+            s.addNoise(dBFS: -25, start: t, duration: 0.08, generator: &gen)
+        }
+        let together = runLearned(s.samples, rate: rate)
+        for trigger in [EventTriggerType.dogBark, .glassBreak, .personTalking] {
+            let own = together.filter { $0.trigger == trigger }
+            for i in own.indices.dropFirst() { #expect(own[i].detectedAt >= own[i - 1].detectedAt) }
+            #expect(own.allSatisfy { $0.start <= $0.end })
+            let alone = runLearned(s.samples, rate: rate, triggers: [trigger])
+            #expect(alone == own)
+        }
+    }
+}
+
+/// Runs the learned detectors (shipped models) over `samples` through one shared STFT.
+func runLearned(
+    _ samples: [Float], rate: Double, triggers: [EventTriggerType] = [.dogBark, .glassBreak, .personTalking],
+    settings: DetectorSettings = DetectorSettings()
+) -> [Detection] {
+    let configuration = STFTConfiguration.standard(sampleRate: rate)
+    let detectors = triggers.compactMap { DetectorRegistry.makeDetector(for: $0, configuration: configuration, settings: settings) }
+    let stft = ShortTimeFourierTransform(configuration: configuration)
+    var out: [Detection] = []
+    samples.withUnsafeBufferPointer { b in
+        stft.process(b) { f in for d in detectors { d.process(f, into: &out) } }
+    }
+    stft.finish { f in for d in detectors { d.process(f, into: &out) } }
+    for d in detectors { d.finish(at: Double(samples.count) / rate, into: &out) }
+    return out
+}

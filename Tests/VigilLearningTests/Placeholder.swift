@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholder_learning() { #expect(Bool(true)) }

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import VigilCore
+import VigilDetectors
+import VigilLearning
+
+/// The validation part of the development set, run through the shipped detectors as a stream
+/// would (shared STFT, registry, embedded models), scored with EventScoring (sed_eval
+/// conventions; to be swapped for VigilScoring at integration).
+@Suite("Validation split", .serialized)
+struct ValidationTests {
+    @Test("targets on the validation split", .enabled(if: DevData.available, "needs ../shared/data"))
+    func validation() throws {
+        let dev = try DevData.load()
+        let files = dev.files.filter { dev.validation.contains($0) }
+        var found: [String: [String: [TrackedEvent]]] = [:]
+        var seconds = 0.0
+        let started = Date()
+        for name in files {
+            let audio = try DevData.loadAudio(DevData.devDirectory.appendingPathComponent("audio/\(name)").path)
+            seconds += Double(audio.samples.count) / audio.sampleRate
+            for d in runLearned(audio.samples, rate: audio.sampleRate) {
+                found[d.trigger.rawValue, default: [:]][name, default: []].append(
+                    TrackedEvent(onset: d.start, offset: d.end, detectedAt: d.detectedAt, peakProbability: d.confidence, meanProbability: 0))
+            }
+        }
+        let recordings = files.map { RecordingFeatures(name: $0, duration: dev.durations[$0] ?? 0, sampleRate: 44_100) }
+        print("validation: \(files.count) files, \(Int(seconds)) s of audio in \(Date().timeIntervalSince(started)) s")
+        print("label          eventF1(0.5s)  P      R      segF1(1s)  FA   negHours  FA/h")
+        var figures: [String: ValidationFigures] = [:]
+        for label in ["dogBark", "glassBreak", "personTalking"] {
+            let fig = SoundModelTrainer.score(
+                label: label, found: found[label] ?? [:], recordings: recordings, annotations: dev.annotations,
+                excludedNegatives: label == "personTalking" ? dev.voiceBackground : [])
+            figures[label] = fig
+            func f(_ x: Double) -> String { String(format: "%.3f", x) }
+            print(
+                "\(label.padding(toLength: 14, withPad: " ", startingAt: 0)) \(f(fig.event.f1))          \(f(fig.event.precision))  \(f(fig.event.recall))  \(f(fig.segment.f1))      \(fig.negativeFalseAlarms)    \(f(fig.negativeHours))     \(f(fig.falseAlarmsPerHour))"
+            )
+        }
+        #expect(figures["dogBark"]!.event.f1 >= 0.85)
+        #expect(figures["glassBreak"]!.event.f1 >= 0.85)
+        #expect(figures["personTalking"]!.segment.f1 >= 0.90)
+        for (label, fig) in figures { #expect(fig.falseAlarmsPerHour <= 1, "\(label): \(fig.negativeFalseAlarms) false alarms") }
+    }
+}
