@@ -12,7 +12,7 @@ struct VigilCommand: ParsableCommand {
             mode, exactly as a Matter / Google Home camera would emit them. See README.md and docs/.
             """,
         version: VigilVersion.string,
-        subcommands: [AnalyzeCommand.self, DeviceCommand.self, BenchCommand.self])
+        subcommands: [AnalyzeCommand.self, DeviceCommand.self, BenchCommand.self, LiveCommand.self, SynthCommand.self])
 
     /// Parses and runs, mapping usage errors to exit code 2 (documented) instead of 64.
     static func main() {
