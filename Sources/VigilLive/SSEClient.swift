@@ -6,8 +6,8 @@
 
 /// A minimal blocking Server-Sent Events client over a plain TCP socket (HTTP/1.1, chunked or
 /// identity body), for measuring delivery latency and for tests. Use it from a dedicated
-/// thread: ``next()`` blocks.
-public final class SSEClient {
+/// thread: ``next()`` blocks. Not thread-safe: use one instance from one thread at a time.
+public final class SSEClient: @unchecked Sendable {
     /// One received message.
     public struct Message: Sendable, Hashable {
         /// The `id:` field.

@@ -64,7 +64,7 @@ struct ControlEndpointTests {
                 try await send(client, .post, "/zones", #"{"name":7,"use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}]}"#),
                 400, "InvalidCommand", field: "name")
             expectError(
-                try await send(client, .post, "/zones", #"{"name":"x","use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}],"colour":"#fff"}"#),
+                try await send(client, .post, "/zones", ##"{"name":"x","use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}],"colour":"#fff"}"##),
                 400, "InvalidCommand", field: "colour")
             expectError(
                 try await send(client, .post, "/zones", #"{"zoneID":4,"name":"x","use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}]}"#),

@@ -35,7 +35,13 @@ struct ScenarioTests {
     }
 
     @Test func renderingIsDeterministicAndIndependentOfBlockSize() throws {
-        let scenario = try LiveTestSupport.scenario("alarms.json")
+        let json = #"""
+            {"sampleRate": 16000, "duration": 6, "seed": 9,
+             "background": {"noise": {"level": -50, "colour": "pink"}, "babble": {"level": -40, "voices": 2}},
+             "items": [{"type": "t3", "start": 0.5, "cycles": 1, "waveform": "square", "jitter": 0.05},
+                       {"type": "noise", "start": 4, "duration": 0.5, "colour": "brown"}]}
+            """#
+        let scenario = try Scenario.decode(Array(json.utf8))
         let whole = try ScenarioRenderer.render(scenario)
         var renderer = try ScenarioRenderer(scenario: scenario)
         var pieces: [Float] = []

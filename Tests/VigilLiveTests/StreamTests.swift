@@ -41,19 +41,18 @@ struct StreamTests {
     @Test func triggerDisabledMidStreamStopsItsEvents() async throws {
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0))
         let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json")), session: stack.session)
-        let feed = feeder.feed
         try await stack.server.makeApplication().test(.router) { client in
-            feed(until: 6.0)  // bursts at 1.5 and 4.0 s are reported
+            feeder.feed(until: 6.0)  // bursts at 1.5 and 4.0 s are reported
             let off = try await client.execute(
                 uri: "/event-detection-triggers", method: .post,
                 body: LiveTestSupport.body(#"[{"eventTriggerType":"sound","enablementStatus":"disabled"}]"#))
             #expect(off.status == .ok)
-            feed(until: 12.0)  // tone at 7 s, burst at 10.25 s: not reported
+            feeder.feed(until: 12.0)  // tone at 7 s, burst at 10.25 s: not reported
             let on = try await client.execute(
                 uri: "/event-detection-triggers", method: .post,
                 body: LiveTestSupport.body(#"[{"eventTriggerType":"sound","enablementStatus":"enabled"}]"#))
             #expect(on.status == .ok)
-            feed(until: 20.0)
+            feeder.feed(until: 20.0)
             stack.session.finish()
             let body = String(buffer: try await client.execute(uri: "/events?after=0", method: .get).body)
             let messages = LiveTestSupport.sseMessages(body)
@@ -87,7 +86,7 @@ struct StreamTests {
         let started = LiveClock.now()
         let messages = try await LiveTestSupport.withRunningServer(stack.server) { port in
             let client = SSEClient(port: port)
-            try client.connect()
+            try await LiveTestSupport.onThread { try client.connect() }  // blocking: off the concurrency pool
             runner.start()
             return try await LiveTestSupport.onThread {
                 var all: [SSEClient.Message] = []
@@ -126,7 +125,7 @@ struct StreamTests {
             session: stack.session, source: ScenarioSource(renderer: try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json"))),
             options: .init(speed: 0))
         let texts = try await LiveTestSupport.withRunningServer(stack.server) { port in
-            let client = try WebSocketTestClient(port: port, path: "/events?after=0")
+            let client = try await LiveTestSupport.onThread { try WebSocketTestClient(port: port, path: "/events?after=0") }
             #expect(client.status.contains("101"))
             runner.start()
             return try await LiveTestSupport.onThread {
@@ -146,7 +145,7 @@ struct StreamTests {
         let stack = LiveTestSupport.stack(device: .default, clientBuffer: 8)
         try await LiveTestSupport.withRunningServer(stack.server) { port in
             let stuck = SSEClient(port: port)
-            try stuck.connect(receiveBufferSize: 4096)  // reads the head, then never reads again
+            try await LiveTestSupport.onThread { try stuck.connect(receiveBufferSize: 4096) }  // reads the head, then never reads again
             var waited = 0
             while stack.hub.subscriberCount == 0 && waited < 200 {
                 try await Task.sleep(for: .milliseconds(10))

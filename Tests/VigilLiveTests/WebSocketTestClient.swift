@@ -5,7 +5,7 @@ import Foundation
 
 /// A minimal blocking WebSocket client for tests: handshake, then read text messages
 /// (server frames are unmasked) until a close frame or the end of the connection.
-final class WebSocketTestClient {
+final class WebSocketTestClient: @unchecked Sendable {
     private var fd: Int32 = -1
     private var buffer: [UInt8] = []
 
