@@ -131,14 +131,6 @@ public final class LiveSession: @unchecked Sendable {
         return out
     }
 
-    /// Publishes a `warning` record (e.g. non-finite samples replaced).
-    public func warn(_ message: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        var out: [LiveRecord] = []
-        publish(type: "warning", at: Double(sampleCount) / sampleRate, members: [("message", .string(message))], into: &out)
-    }
-
     // MARK: Private
 
     private func sortedDetections() -> [Detection] {

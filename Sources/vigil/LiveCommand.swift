@@ -18,29 +18,39 @@ struct LiveCommand: ParsableCommand {
             Records go to stdout as JSON Lines (docs/output-schema.md, plus the live keys "seq" and \
             "emittedAt" and the live types "deviceChanged" and "end") and to an HTTP server \
             (docs/live.md), by default on 127.0.0.1:8787:
-              GET  /events                 Server-Sent Events (WebSocket: same path with Upgrade)
-              GET  /device                 current device state (device-file JSON)
-              GET  /health, /metrics       status; Prometheus text
-              POST /zones                  createTwoDCartesianZone -> {"zoneID"}
-              PUT|DELETE /zones/{id}       updateTwoDCartesianZone / removeZone
-              POST /triggers               createOrUpdateTrigger
-              DELETE /triggers/{zoneID}    removeTrigger
-              POST /event-detection-triggers   setOrUpdateEventDetectionTriggers
-              PUT  /recording-mode         select ({"selectedRecordingMode": 2})
-              PUT  /transport, /audio      transport status and trigger options; microphone mute
+              GET  /events             Server-Sent Events (WebSocket: Upgrade)
+              GET  /device             device state (device-file JSON)
+              GET  /health, /metrics   status; Prometheus text
+              POST /zones              createTwoDCartesianZone -> {"zoneID"}
+              PUT  /zones/{id}         updateTwoDCartesianZone
+              DELETE /zones/{id}       removeZone
+              POST /triggers           createOrUpdateTrigger
+              DELETE /triggers/{zoneID}  removeTrigger
+              POST /event-detection-triggers  setOrUpdateEventDetectionTriggers
+              PUT  /recording-mode     select {"selectedRecordingMode":N}
+              PUT  /transport          transport status and trigger options
+              PUT  /audio              microphone and recording-microphone mute
             Control requests are validated like device files; errors are 4xx with \
             {"status","field","reason"}. Changes take effect from the next 10 ms block. On a non-loopback \
             address the control endpoints need "Authorization: Bearer TOKEN" (--token-file is then required).
 
-            A session with curl:
-              vigil live Samples/demo-scene.flac --loop --device Samples/front-door.json &
+            A session with curl (docs/live.md has the full walk-through):
+              vigil live Samples/demo-scene.flac --loop \\
+                --device Samples/front-door.json &
               curl -N localhost:8787/events
-              curl -X POST localhost:8787/event-detection-triggers \\
-                   -d '[{"eventTriggerType":"sound","enablementStatus":"disabled"}]'
-              curl -X POST localhost:8787/zones \\
-                   -d '{"name":"Drive","use":"motion","vertices":[{"x":0,"y":0},{"x":900,"y":0},{"x":900,"y":700}]}'
-              curl -X PUT localhost:8787/recording-mode -d '{"selectedRecordingMode":0}'
+              curl localhost:8787/health
+              curl -X POST localhost:8787/zones -d '{"name":"Drive",
+                "use":"motion","vertices":[{"x":0,"y":0},
+                {"x":900,"y":0},{"x":900,"y":700}]}'
+              curl -X POST localhost:8787/triggers \\
+                -d '{"zoneID":3,"initialDuration":10,"maxDuration":30}'
+              curl -X POST localhost:8787/event-detection-triggers -d \\
+                '[{"eventTriggerType":"sound","enablementStatus":"disabled"}]'
+              curl -X PUT localhost:8787/recording-mode \\
+                -d '{"selectedRecordingMode":0}'
+              curl -X PUT localhost:8787/audio -d '{"microphoneMuted":true}'
               curl localhost:8787/metrics
+              curl localhost:8787/device > now.json
 
             The run ends at the end of SOURCE (without --loop; use --linger to keep serving) or on \
             Ctrl-C; both finish the stream with an "end" record. Exit status: 0, 1 when the source \
@@ -80,6 +90,9 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "Keep serving HTTP after the source ends (until Ctrl-C).")
     var linger = false
 
+    @Option(help: "Stop after this many seconds of media (with --loop: a bounded run).")
+    var stopAfter: Double?
+
     @Option(help: "Records buffered per stream client before a slow client is dropped.")
     var clientBuffer: Int = 512
 
@@ -95,6 +108,7 @@ struct LiveCommand: ParsableCommand {
         guard (1...64).contains(channels) else { throw ValidationError("--channels must be 1...64") }
         guard (1...1_000_000).contains(clientBuffer) else { throw ValidationError("--client-buffer must be 1...1000000") }
         guard blockMs >= 1 && blockMs <= 1000 else { throw ValidationError("--block-ms must be 1...1000") }
+        if let stopAfter, !(stopAfter > 0 && stopAfter.isFinite) { throw ValidationError("--stop-after must be a positive number of seconds") }
         if source == "-" {
             guard let rate, (8_000...192_000).contains(rate) else { throw ValidationError("stdin PCM needs --rate 8000...192000") }
             if loop { throw ValidationError("--loop does not apply to stdin") }
@@ -146,7 +160,8 @@ struct LiveCommand: ParsableCommand {
             explain: explain, hub: hub, metrics: metrics, onRecord: { output.write($0.line) })
         let runner = LiveRunner(
             session: session, source: audioSource,
-            options: LiveRunner.Options(speed: source == "-" ? 0 : speed, loop: loop, blockDuration: blockMs / 1000))
+            options: LiveRunner.Options(
+                speed: source == "-" ? 0 : speed, loop: loop, blockDuration: blockMs / 1000, maxMediaTime: stopAfter))
         let server = LiveServer(session: session, configuration: configuration)
         let measure = measureLatency
         let lingerAfterEnd = linger

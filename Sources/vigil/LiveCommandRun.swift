@@ -39,7 +39,8 @@ enum LiveCommandRun {
             break
         }
         let probeHost = host == "0.0.0.0" || host == "::" || host == "localhost" ? "127.0.0.1" : host
-        FileHandle.standardError.write(Data("vigil live: listening on http://\(probeHost):\(port) (source \(runner.source.name))\n".utf8))
+        let shown = host.contains(":") ? "[\(host)]" : host
+        FileHandle.standardError.write(Data("vigil live: listening on http://\(shown):\(port) (source \(runner.source.name))\n".utf8))
         var probe: LatencyProbe?
         if measure {
             do {
