@@ -72,11 +72,19 @@ public final class DeviceController: @unchecked Sendable {
         }
     }
 
-    /// `RemoveZone` of zone `id` (path text).
+    /// `RemoveZone` of zone `id` (path text). Besides the command's own rules, a zone that the
+    /// transport's `motionZones` still lists is InvalidInState (removing it would leave a device
+    /// that no longer passes device-file validation).
     public func removeZone(id text: String) throws(ControlError) {
         let id = try Self.zoneID(text)
         try mutate("removeZone") { (device: inout Device) throws(ControlError) in
             do throws(MatterCommandError) {
+                if device.zoneManagement.zone(id: id) != nil,
+                    device.transport.triggerOptions.motionZones?.contains(where: { $0.zone == id }) == true
+                {
+                    throw MatterCommandError(
+                        .invalidInState, field: "zoneID", "zone \(id) is listed in transport.triggerOptions.motionZones")
+                }
                 try device.zoneManagement.removeZone(id)
                 return ((), ["zoneID": .number(Double(id))])
             } catch { throw ControlError(error) }

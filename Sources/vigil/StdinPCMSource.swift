@@ -13,6 +13,7 @@ final class StdinPCMSource: LiveAudioSource {
     let name = "stdin"
     var pacedByArrival: Bool { true }
     private var leftover: [UInt8] = []
+    private var checkedHeader = false
 
     init(sampleRate: Int, channels: Int) {
         self.sampleRate = Double(sampleRate)
@@ -32,6 +33,12 @@ final class StdinPCMSource: LiveAudioSource {
             }
             if n == 0 { return 0 }
             leftover += chunk[0..<n]
+        }
+        if !checkedHeader {
+            checkedHeader = true
+            if leftover.starts(with: Array("YUV4MPEG2".utf8)) {
+                throw SourceReadError(reason: "stdin carries y4m video: vigil live has no streaming vision detector yet (audio only)")
+            }
         }
         let frames = min(buffer.count, leftover.count / frameBytes)
         let scale = 1 / (32768 * Float(channels))

@@ -30,6 +30,18 @@ struct LiveCommandTests {
         }
     }
 
+    @Test func y4mOnStdinIsRefusedClearly() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let y4m = dir.appendingPathComponent("in.y4m")
+        try Data(("YUV4MPEG2 W4 H4 F25:1 Ip A1:1 C420jpeg\nFRAME\n" + String(repeating: "\u{10}", count: 24)).utf8).write(to: y4m)
+        let result = try CommandRunner.run(["live", "-", "--rate", "16000", "--listen", "127.0.0.1:0"], stdin: y4m)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("y4m"))
+        #expect(result.lines.last?.contains(#""type":"end""#) == true)
+    }
+
     @Test func stdinPCMIsAnalyzedAsItArrives() throws {
         // 3 s of s16le mono at 16 kHz: silence with a loud burst at 1 s.
         var bytes: [UInt8] = []

@@ -207,6 +207,31 @@ struct ControlEndpointTests {
         }
     }
 
+    @Test func removingAZoneTheTransportListsIsRefused() async throws {
+        // The front door lists zone 1 in transport.triggerOptions.motionZones (and zone 1 has a trigger).
+        let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor())
+        try await app(stack).test(.router) { client in
+            #expect(try await send(client, .delete, "/triggers/1").0 == 200)
+            expectError(try await send(client, .delete, "/zones/1"), 409, "InvalidInState", field: "zoneID")
+            #expect(try await send(client, .put, "/transport", #"{"triggerOptions":{"motionZones":null}}"#).0 == 200)
+            #expect(try await send(client, .delete, "/zones/1").0 == 200)
+            // The device stays a valid device file throughout.
+            let device = try await client.execute(uri: "/device", method: .get)
+            #expect(DeviceFile.decode(Array(String(buffer: device.body).utf8)).isValid)
+        }
+    }
+
+    @Test func latencyQuantiles() {
+        let values = (1...100).map { Double($0) / 1000 }
+        #expect(LatencyReport.quantile(values, 0.5) == 0.05)
+        #expect(LatencyReport.quantile(values, 0.99) == 0.099)
+        #expect(LatencyReport.quantile([], 0.5) == 0)
+        let report = LatencyReport(pipeline: [0.001, 0.002, 0.010], detection: [0.9, 1.0, 1.1])
+        #expect(report.json["medianMs"]?.doubleValue == 2)
+        #expect(report.json["p99Ms"]?.doubleValue == 10)
+        #expect(report.json["events"]?.intValue == 3)
+    }
+
     @Test func listenAddressAndTokenComparison() {
         #expect(LiveServerConfiguration.parseListen("0.0.0.0:9000")! == ("0.0.0.0", 9000))
         #expect(LiveServerConfiguration.parseListen(":8080")! == ("127.0.0.1", 8080))
