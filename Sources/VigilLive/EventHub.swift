@@ -89,6 +89,27 @@ public final class EventHub: @unchecked Sendable {
         }
     }
 
+    /// Sends a keep-alive to every client (sequence 0, type `heartbeat`; not retained, not
+    /// counted). SSE writes it as a comment, which also reveals clients that went away.
+    public func heartbeat() {
+        let record = LiveRecord(sequence: 0, type: "heartbeat", emittedAt: 0, line: "")
+        var droppedNow: [(AsyncStream<LiveRecord>.Continuation, String)] = []
+        lock.withLock {
+            for (id, subscriber) in subscribers {
+                if case .dropped = subscriber.continuation.yield(record) {
+                    subscribers[id] = nil
+                    subscriber.subscription.markDropped()
+                    droppedNow.append((subscriber.continuation, subscriber.kind))
+                }
+            }
+        }
+        for (continuation, kind) in droppedNow {
+            metrics.clientDropped()
+            metrics.clientDisconnected(kind)
+            continuation.finish()
+        }
+    }
+
     /// Ends the stream: every client's stream finishes after its buffered records.
     public func close() {
         let all = lock.withLock {

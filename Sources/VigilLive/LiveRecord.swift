@@ -27,6 +27,10 @@ public struct LiveRecord: Sendable, Hashable {
         self.line = line
     }
 
-    /// The Server-Sent Events frame: `id`, `event` and `data` lines and a blank line.
-    public var sseFrame: String { "id: \(sequence)\nevent: \(type)\ndata: \(line)\n\n" }
+    /// Whether this is a keep-alive (``EventHub/heartbeat()``), not a stream record.
+    public var isHeartbeat: Bool { sequence == 0 && type == "heartbeat" }
+
+    /// The Server-Sent Events frame: `id`, `event` and `data` lines and a blank line (a
+    /// comment line for a heartbeat).
+    public var sseFrame: String { isHeartbeat ? ": heartbeat\n\n" : "id: \(sequence)\nevent: \(type)\ndata: \(line)\n\n" }
 }

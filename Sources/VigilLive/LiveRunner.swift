@@ -15,6 +15,8 @@ public final class LiveRunner: @unchecked Sendable {
         public var blockDuration: Double
         /// Stop after this much media (seconds); `nil`: at the end of the source.
         public var maxMediaTime: Double?
+        /// Wall-clock seconds between keep-alives to stream clients (``EventHub/heartbeat()``).
+        public var heartbeatInterval: Double = 15
 
         /// Creates options (real time, no loop, 10 ms blocks).
         public init(speed: Double = 1, loop: Bool = false, blockDuration: Double = 0.01, maxMediaTime: Double? = nil) {
@@ -91,6 +93,7 @@ public final class LiveRunner: @unchecked Sendable {
         let rate = source.sampleRate
         let start = LiveClock.now()
         lock.withLock { wallStart = start }
+        var nextHeartbeat = start + options.heartbeatInterval
         do {
             while !lock.withLock({ stopRequested }) {
                 var count = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
@@ -110,7 +113,12 @@ public final class LiveRunner: @unchecked Sendable {
                     LiveClock.sleep(until: due)
                 }
                 buffer.withUnsafeBufferPointer { session.process(UnsafeBufferPointer(rebasing: $0[0..<count])) }
-                session.metrics.blockProcessed(mediaTime: end, lag: LiveClock.now() - due)
+                let done = LiveClock.now()
+                session.metrics.blockProcessed(mediaTime: end, lag: done - due)
+                if done >= nextHeartbeat {
+                    session.hub.heartbeat()
+                    nextHeartbeat = done + options.heartbeatInterval
+                }
             }
         } catch {
             lock.withLock { failure = error }

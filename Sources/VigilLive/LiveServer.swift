@@ -137,7 +137,7 @@ public struct LiveServer: Sendable {
             defer { subscription.cancel() }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await record in subscription.records { try await outbound.write(.text(record.line)) }
+                    for await record in subscription.records where !record.isHeartbeat { try await outbound.write(.text(record.line)) }
                 }
                 group.addTask {
                     // The client closing (or sending anything) ends our interest in its input.

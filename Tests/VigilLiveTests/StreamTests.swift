@@ -169,6 +169,22 @@ struct StreamTests {
         }
     }
 
+    /// Heartbeats reach clients as SSE comments and are neither retained nor counted.
+    @Test func heartbeatsAreCommentsOnly() async throws {
+        let metrics = LiveMetrics()
+        let hub = EventHub(metrics: metrics)
+        let client = hub.subscribe(kind: "sse")
+        hub.heartbeat()
+        hub.publish(LiveRecord(sequence: 1, type: "warning", emittedAt: 0, line: "{}"))
+        hub.close()
+        var frames: [String] = []
+        for await record in client.records { frames.append(record.sseFrame) }
+        #expect(frames == [": heartbeat\n\n", "id: 1\nevent: warning\ndata: {}\n\n"])
+        #expect(hub.recentRecords.map(\.sequence) == [1])
+        #expect(metrics.prometheusText().contains(#"vigil_live_records_total{type="warning"} 1"#))
+        #expect(!metrics.prometheusText().contains("heartbeat"))
+    }
+
     /// Hub queues are bounded: a non-reading subscriber holds at most its buffer, history is a ring.
     @Test func hubQueuesAreBounded() async throws {
         let metrics = LiveMetrics()
