@@ -32,12 +32,20 @@ enum LiveCommandRun {
         }
         defer { sources.forEach { $0.cancel() } }
 
-        let serverTask = Task { try await server.run { port in started.continuation.yield(port) } }
-        var port = 0
+        let serverTask = Task {
+            do {
+                try await server.run { port in started.continuation.yield(port) }
+            } catch {
+                FileHandle.standardError.write(Data("vigil live: cannot serve on \(host):\(server.configuration.port): \(error)\n".utf8))
+                started.continuation.finish()
+            }
+        }
+        var port: Int?
         for await value in started.stream {
             port = value
             break
         }
+        guard let port else { return ExitStatus.usage }
         let probeHost = host == "0.0.0.0" || host == "::" || host == "localhost" ? "127.0.0.1" : host
         let shown = host.contains(":") ? "[\(host)]" : host
         FileHandle.standardError.write(Data("vigil live: listening on http://\(shown):\(port) (source \(runner.source.name))\n".utf8))
@@ -63,7 +71,7 @@ enum LiveCommandRun {
             for await _ in stopped.stream {}
         }
         serverTask.cancel()
-        _ = try? await serverTask.value
+        await serverTask.value
         if let error = runner.error {
             FileHandle.standardError.write(Data("vigil live: \(runner.source.name): \(error)\n".utf8))
             return 1

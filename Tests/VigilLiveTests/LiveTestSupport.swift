@@ -55,19 +55,6 @@ enum LiveTestSupport {
         }
     }
 
-    /// Runs the real server on 127.0.0.1 with a free port while `body` runs.
-    static func withRunningServer<T: Sendable>(_ server: LiveServer, _ body: @escaping @Sendable (Int) async throws -> T) async throws -> T {
-        let started = AsyncStream<Int>.makeStream()
-        let task = Task { try await server.run { port in started.continuation.yield(port) } }
-        var port = 0
-        for await value in started.stream {
-            port = value
-            break
-        }
-        defer { task.cancel() }
-        return try await body(port)
-    }
-
     /// Parses an SSE body into (event, data JSON) pairs.
     static func sseMessages(_ text: String) -> [(event: String, json: JSONValue)] {
         var result: [(String, JSONValue)] = []

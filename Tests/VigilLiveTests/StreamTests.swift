@@ -84,8 +84,8 @@ struct StreamTests {
             session: stack.session, source: ScenarioSource(renderer: try ScenarioRenderer(scenario: scenario), name: name),
             options: .init(speed: 20))
         let started = LiveClock.now()
-        let messages = try await LiveTestSupport.withRunningServer(stack.server) { port in
-            let client = SSEClient(port: port)
+        let messages = try await stack.server.makeApplication().test(.live) { testClient in
+            let client = SSEClient(port: try #require(testClient.port))
             try await LiveTestSupport.onThread { try client.connect() }  // blocking: off the concurrency pool
             runner.start()
             return try await LiveTestSupport.onThread {
@@ -124,7 +124,9 @@ struct StreamTests {
         let runner = LiveRunner(
             session: stack.session, source: ScenarioSource(renderer: try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json"))),
             options: .init(speed: 0))
-        let texts = try await LiveTestSupport.withRunningServer(stack.server) { port in
+        // Through HummingbirdTesting's live server (real TCP), with a raw WebSocket client.
+        let texts = try await stack.server.makeApplication().test(.live) { testClient in
+            let port = try #require(testClient.port)
             let client = try await LiveTestSupport.onThread { try WebSocketTestClient(port: port, path: "/events?after=0") }
             #expect(client.status.contains("101"))
             runner.start()
@@ -143,8 +145,8 @@ struct StreamTests {
     /// A client that does not read is dropped and counted; publishing never waits for it.
     @Test func stuckClientIsDroppedAndCounted() async throws {
         let stack = LiveTestSupport.stack(device: .default, clientBuffer: 8)
-        try await LiveTestSupport.withRunningServer(stack.server) { port in
-            let stuck = SSEClient(port: port)
+        try await stack.server.makeApplication().test(.live) { testClient in
+            let stuck = SSEClient(port: try #require(testClient.port))
             try await LiveTestSupport.onThread { try stuck.connect(receiveBufferSize: 4096) }  // reads the head, then never reads again
             var waited = 0
             while stack.hub.subscriberCount == 0 && waited < 200 {
