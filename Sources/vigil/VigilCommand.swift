@@ -12,7 +12,10 @@ struct VigilCommand: ParsableCommand {
             mode, exactly as a Matter / Google Home camera would emit them. See README.md and docs/.
             """,
         version: VigilVersion.string,
-        subcommands: [AnalyzeCommand.self, DeviceCommand.self, ZonesCommand.self, BenchCommand.self, SummaryCommand.self])
+        subcommands: [
+            AnalyzeCommand.self, DeviceCommand.self, ZonesCommand.self, LiveCommand.self, SynthCommand.self, BenchCommand.self,
+            SummaryCommand.self,
+        ])
 
     /// Parses and runs, mapping usage errors to exit code 2 (documented) instead of 64.
     static func main() {

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Drives a ``LiveSession`` from a ``LiveAudioSource`` on its own thread: reads blocks, paces
+/// them by the media clock (`speed` × real time; or by arrival for real-time sources), and
+/// hands them to the session. Media time drives analysis; the wall clock only decides when a
+/// block is processed. Detection never waits for stream clients (the hub never blocks).
+public final class LiveRunner: @unchecked Sendable {
+    /// How to run.
+    public struct Options: Sendable, Hashable {
+        /// Media seconds per wall-clock second; 0 = as fast as possible.
+        public var speed: Double
+        /// Start the source again at its end (media time keeps increasing).
+        public var loop: Bool
+        /// Block length in seconds of media.
+        public var blockDuration: Double
+        /// Stop after this much media (seconds); `nil`: at the end of the source.
+        public var maxMediaTime: Double?
+        /// Wall-clock seconds between keep-alives to stream clients (``EventHub/heartbeat()``).
+        public var heartbeatInterval: Double = 15
+
+        /// Creates options (real time, no loop, 10 ms blocks).
+        public init(speed: Double = 1, loop: Bool = false, blockDuration: Double = 0.01, maxMediaTime: Double? = nil) {
+            self.speed = speed
+            self.loop = loop
+            self.blockDuration = blockDuration
+            self.maxMediaTime = maxMediaTime
+        }
+    }
+
+    /// The session fed.
+    public let session: LiveSession
+    /// The source read.
+    public let source: any LiveAudioSource
+    /// The options.
+    public let options: Options
+
+    private let lock = NSLock()
+    private var stopRequested = false
+    private var done = false
+    private var failure: (any Error)?
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var wallStart: Double?
+
+    /// Creates a runner.
+    public init(session: LiveSession, source: any LiveAudioSource, options: Options) {
+        self.session = session
+        self.source = source
+        self.options = options
+    }
+
+    /// The wall-clock time (``LiveClock/now()``) at which media time `media` is due, when paced
+    /// by the media clock and started.
+    public func wallTime(forMedia media: Double) -> Double? {
+        lock.withLock {
+            guard let wallStart, options.speed > 0, !source.pacedByArrival else { return nil }
+            return wallStart + media / options.speed
+        }
+    }
+
+    /// The error that ended the run, if any.
+    public var error: (any Error)? { lock.withLock { failure } }
+
+    /// Whether the run has ended.
+    public var isDone: Bool { lock.withLock { done } }
+
+    /// Starts the processing thread.
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "vigil-live-pacer"
+        thread.qualityOfService = .userInteractive
+        thread.start()
+    }
+
+    /// Asks the run to stop after the current block; the session is then finished.
+    public func stop() { lock.withLock { stopRequested = true } }
+
+    /// Waits until the run has ended (the session is finished).
+    public func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = lock.withLock {
+                if done { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    private func run() {
+        let blockSize = max(1, Int((options.blockDuration * source.sampleRate).rounded()))
+        var buffer = [Float](repeating: 0, count: blockSize)
+        var media: Int64 = 0
+        let rate = source.sampleRate
+        let start = LiveClock.now()
+        lock.withLock { wallStart = start }
+        var nextHeartbeat = start + options.heartbeatInterval
+        do {
+            while !lock.withLock({ stopRequested }) {
+                var count = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+                if count == 0 {
+                    guard options.loop, try source.rewind() else { break }
+                    count = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+                    if count == 0 { break }
+                }
+                if let limit = options.maxMediaTime, Double(media) / rate >= limit { break }
+                media += Int64(count)
+                let end = Double(media) / rate
+                let due: Double
+                if source.pacedByArrival || options.speed <= 0 {
+                    due = LiveClock.now()
+                } else {
+                    due = start + end / options.speed
+                    LiveClock.sleep(until: due)
+                }
+                buffer.withUnsafeBufferPointer { session.process(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+                let done = LiveClock.now()
+                session.metrics.blockProcessed(mediaTime: end, lag: done - due)
+                if done >= nextHeartbeat {
+                    session.hub.heartbeat()
+                    nextHeartbeat = done + options.heartbeatInterval
+                }
+            }
+        } catch {
+            lock.withLock { failure = error }
+        }
+        session.finish()
+        let waiting = lock.withLock {
+            done = true
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+}

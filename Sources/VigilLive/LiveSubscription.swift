@@ -1,0 +1,27 @@
+import Foundation
+
+/// A stream client's view of the hub: the records from its subscription on, through a bounded
+/// buffer. When the buffer is full the hub drops the client: the stream ends after what is
+/// buffered. Cancel it when the client goes away.
+public final class LiveSubscription: @unchecked Sendable {
+    /// The records, in order. Ends when the session ends, the client is dropped or cancelled.
+    public let records: AsyncStream<LiveRecord>
+    let id: Int
+    private let hub: EventHub
+    private let lock = NSLock()
+    private var dropped = false
+
+    init(id: Int, records: AsyncStream<LiveRecord>, hub: EventHub) {
+        self.id = id
+        self.records = records
+        self.hub = hub
+    }
+
+    /// Whether the hub dropped this client because it fell behind.
+    public var wasDropped: Bool { lock.withLock { dropped } }
+
+    func markDropped() { lock.withLock { dropped = true } }
+
+    /// Unsubscribes (idempotent).
+    public func cancel() { hub.unsubscribe(id) }
+}

@@ -1,0 +1,188 @@
+import ArgumentParser
+import Foundation
+import VigilCore
+import VigilDevice
+import VigilLive
+import VigilSynth
+
+/// `vigil live`: the live event generator with its HTTP API.
+struct LiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live",
+        abstract: "Stream events as they happen from a file, stdin or a scenario, with an HTTP API.",
+        discussion: """
+            SOURCE is an audio file (paced at real time, or --speed N; --loop repeats it with media time \
+            running on), "-" for raw PCM on stdin (signed 16-bit little-endian, --rate and --channels; \
+            processed as it arrives), or a scenario JSON (rendered on the fly by the code behind vigil synth).
+
+            Records go to stdout as JSON Lines (docs/output-schema.md, plus the live keys "seq" and \
+            "emittedAt" and the live types "deviceChanged" and "end") and to an HTTP server \
+            (docs/live.md), by default on 127.0.0.1:8787:
+              GET  /events             Server-Sent Events (WebSocket: Upgrade)
+              GET  /device             device state (device-file JSON)
+              GET  /health, /metrics   status; Prometheus text
+              POST /zones              createTwoDCartesianZone -> {"zoneID"}
+              PUT  /zones/{id}         updateTwoDCartesianZone
+              DELETE /zones/{id}       removeZone
+              POST /triggers           createOrUpdateTrigger
+              DELETE /triggers/{zoneID}  removeTrigger
+              POST /event-detection-triggers  setOrUpdateEventDetectionTriggers
+              PUT  /recording-mode     select {"selectedRecordingMode":N}
+              PUT  /transport          transport status and trigger options
+              PUT  /audio              microphone and recording-microphone mute
+            Control requests are validated like device files; errors are 4xx with \
+            {"status","field","reason"}. Changes take effect from the next 10 ms block. On a non-loopback \
+            address the control endpoints need "Authorization: Bearer TOKEN" (--token-file is then required).
+
+            A session with curl (docs/live.md has the full walk-through):
+              vigil live Samples/demo-scene.flac --loop \\
+                --device Samples/front-door.json &
+              curl -N localhost:8787/events
+              curl localhost:8787/health
+              curl -X POST localhost:8787/zones -d '{"name":"Drive",
+                "use":"motion","vertices":[{"x":0,"y":0},
+                {"x":900,"y":0},{"x":900,"y":700}]}'
+              curl -X POST localhost:8787/triggers \\
+                -d '{"zoneID":3,"initialDuration":10,"maxDuration":30}'
+              curl -X POST localhost:8787/event-detection-triggers -d \\
+                '[{"eventTriggerType":"sound","enablementStatus":"disabled"}]'
+              curl -X PUT localhost:8787/recording-mode \\
+                -d '{"selectedRecordingMode":0}'
+              curl -X PUT localhost:8787/audio -d '{"microphoneMuted":true}'
+              curl localhost:8787/metrics
+              curl localhost:8787/device > now.json
+
+            The run ends at the end of SOURCE (without --loop; use --linger to keep serving) or on \
+            Ctrl-C; both finish the stream with an "end" record. Exit status: 0, 1 when the source \
+            failed while streaming, 2 for usage, device-file or scenario errors.
+            """)
+
+    @Argument(help: "Audio file, scenario JSON, or - for raw PCM on stdin.")
+    var source: String
+
+    @Option(help: "Device file (JSON, see docs/device-file.md). Without it, the built-in default device applies.")
+    var device: String?
+
+    @Option(help: "Media seconds per wall-clock second (0: as fast as possible). Ignored for stdin.")
+    var speed: Double = 1
+
+    @Flag(help: "Start the source again at its end (files and scenarios).")
+    var loop = false
+
+    @Option(help: "Address to listen on, HOST:PORT (default 127.0.0.1:8787; port 0: any free port).")
+    var listen: String = "127.0.0.1:\(LiveServerConfiguration.defaultPort)"
+
+    @Option(help: "File holding the bearer token the control endpoints require (mandatory on non-loopback addresses).")
+    var tokenFile: String?
+
+    @Option(help: "Sample rate of raw PCM on stdin.")
+    var rate: Int?
+
+    @Option(help: "Channels of raw PCM on stdin.")
+    var channels: Int = 1
+
+    @Flag(help: "Also stream suppressed candidates with the rule that suppressed them.")
+    var explain = false
+
+    @Flag(help: "Do not write records to stdout.")
+    var quiet = false
+
+    @Flag(help: "Keep serving HTTP after the source ends (until Ctrl-C).")
+    var linger = false
+
+    @Option(help: "Stop after this many seconds of media (with --loop: a bounded run).")
+    var stopAfter: Double?
+
+    @Option(help: "Records buffered per stream client before a slow client is dropped.")
+    var clientBuffer: Int = 512
+
+    @Option(help: .hidden)
+    var blockMs: Double = 10
+
+    @Flag(help: ArgumentHelp("Measure SSE delivery latency with an internal client and print a \"latency\" record.", visibility: .hidden))
+    var measureLatency = false
+
+    func validate() throws {
+        guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 (as fast as possible) or a positive number") }
+        guard LiveServerConfiguration.parseListen(listen) != nil else { throw ValidationError("--listen \(listen): expected HOST:PORT") }
+        guard (1...64).contains(channels) else { throw ValidationError("--channels must be 1...64") }
+        guard (1...1_000_000).contains(clientBuffer) else { throw ValidationError("--client-buffer must be 1...1000000") }
+        guard blockMs >= 1 && blockMs <= 1000 else { throw ValidationError("--block-ms must be 1...1000") }
+        if let stopAfter, !(stopAfter > 0 && stopAfter.isFinite) { throw ValidationError("--stop-after must be a positive number of seconds") }
+        if source == "-" {
+            guard let rate, (8_000...192_000).contains(rate) else { throw ValidationError("stdin PCM needs --rate 8000...192000") }
+            if loop { throw ValidationError("--loop does not apply to stdin") }
+        }
+        if measureLatency && (source == "-" || speed == 0) { throw ValidationError("--measure-latency needs a paced file or scenario source") }
+    }
+
+    private func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("vigil live: \(message)\n".utf8))
+        Foundation.exit(ExitStatus.usage)
+    }
+
+    func run() throws {
+        let (host, port) = LiveServerConfiguration.parseListen(listen)!
+        var token: String?
+        if let tokenFile {
+            guard let data = FileManager.default.contents(atPath: tokenFile) else { fail("--token-file \(tokenFile): cannot read file") }
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty else { fail("--token-file \(tokenFile): the file is empty") }
+            token = text
+        }
+        let configuration = LiveServerConfiguration(host: host, port: port, token: token)
+        if !configuration.isLoopback && token == nil {
+            fail("--listen \(listen) is not a loopback address: give --token-file so that control requests need a bearer token")
+        }
+        let loadedDevice: LoadedDevice
+        do {
+            loadedDevice = try LoadedDevice.load(path: device)
+        } catch {
+            fail("\(error)")
+        }
+        for warning in loadedDevice.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+
+        let audioSource: any LiveAudioSource
+        do {
+            audioSource = try makeSource()
+        } catch let failure as ScenarioLoadFailure {
+            fail(failure.description)
+        } catch {
+            fail("\(error)")
+        }
+
+        let metrics = LiveMetrics()
+        let hub = EventHub(clientBufferCapacity: clientBuffer, metrics: metrics)
+        let controller = DeviceController(device: loadedDevice.device)
+        let output = StdoutLineWriter(enabled: !quiet)
+        let session = LiveSession(
+            sampleRate: audioSource.sampleRate, sourceName: audioSource.name, device: controller, settings: loadedDevice.settings,
+            explain: explain, hub: hub, metrics: metrics, onRecord: { output.write($0.line) })
+        let runner = LiveRunner(
+            session: session, source: audioSource,
+            options: LiveRunner.Options(
+                speed: source == "-" ? 0 : speed, loop: loop, blockDuration: blockMs / 1000, maxMediaTime: stopAfter))
+        let server = LiveServer(session: session, configuration: configuration)
+        let measure = measureLatency
+        let lingerAfterEnd = linger
+
+        let status = LiveCommandRun.block {
+            await LiveCommandRun.serve(server: server, runner: runner, host: host, measure: measure, linger: lingerAfterEnd, output: output)
+        }
+        Foundation.exit(status)
+    }
+
+    private func makeSource() throws -> any LiveAudioSource {
+        if source == "-" {
+            return StdinPCMSource(sampleRate: rate!, channels: channels)
+        }
+        if source.lowercased().hasSuffix(".json") {
+            let loaded = try ScenarioLoader.load(path: source)
+            return ScenarioSource(renderer: try ScenarioRenderer(scenario: loaded.scenario, clips: loaded.clips), name: source)
+        }
+        if source.lowercased().hasSuffix(".y4m") {
+            throw SourceReadError(reason: "\(source): y4m video is not supported by vigil live yet (audio sources only)")
+        }
+        return try FileAudioSource(path: source)
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import VigilLive
+
+/// Raw signed 16-bit little-endian PCM on stdin (interleaved `channels`), mixed to mono and
+/// processed as it arrives.
+final class StdinPCMSource: LiveAudioSource {
+    let sampleRate: Double
+    let channels: Int
+    let name = "stdin"
+    var pacedByArrival: Bool { true }
+    private var leftover: [UInt8] = []
+    private var checkedHeader = false
+
+    init(sampleRate: Int, channels: Int) {
+        self.sampleRate = Double(sampleRate)
+        self.channels = channels
+    }
+
+    /// Blocks until at least one frame arrived (or stdin ended), then returns what is there.
+    func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        let frameBytes = 2 * channels
+        var chunk = [UInt8](repeating: 0, count: buffer.count * frameBytes)
+        while leftover.count < frameBytes {
+            let want = max(frameBytes, chunk.count - leftover.count)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, min(want, $0.count)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SourceReadError(reason: "cannot read stdin: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return 0 }
+            leftover += chunk[0..<n]
+        }
+        if !checkedHeader {
+            checkedHeader = true
+            if leftover.starts(with: Array("YUV4MPEG2".utf8)) {
+                throw SourceReadError(reason: "stdin carries y4m video: vigil live has no streaming vision detector yet (audio only)")
+            }
+        }
+        let frames = min(buffer.count, leftover.count / frameBytes)
+        let scale = 1 / (32768 * Float(channels))
+        for f in 0..<frames {
+            var sum: Float = 0
+            for c in 0..<channels {
+                let i = (f * channels + c) * 2
+                sum += Float(Int16(bitPattern: UInt16(leftover[i]) | UInt16(leftover[i + 1]) << 8))
+            }
+            buffer[f] = sum * scale
+        }
+        leftover.removeFirst(frames * frameBytes)
+        return frames
+    }
+
+    func rewind() throws -> Bool { false }
+}
+
+/// A live source that failed while reading.
+struct SourceReadError: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import VigilCore
+import VigilDevice
+import VigilLive
+import VigilSynth
+
+/// Shared fixtures for the live tests.
+enum LiveTestSupport {
+    /// The package root (for Samples/).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func samplePath(_ relative: String) -> String { packageRoot.appendingPathComponent(relative).path }
+
+    /// The front-door sample device (every recording mode available) with `mode` selected.
+    static func frontDoor(mode: Int = 0) throws -> Device {
+        let data = try Data(contentsOf: packageRoot.appendingPathComponent("Samples/front-door.json"))
+        var device = try DeviceFile.load(data)
+        try device.recordingModes.select(mode)
+        return device
+    }
+
+    static func scenario(_ name: String) throws -> Scenario {
+        try Scenario.decode(Data(contentsOf: packageRoot.appendingPathComponent("Samples/scenarios/\(name)")))
+    }
+
+    struct Stack {
+        var controller: DeviceController
+        var metrics: LiveMetrics
+        var hub: EventHub
+        var session: LiveSession
+        var server: LiveServer
+    }
+
+    static func stack(device: Device, sampleRate: Double = 16_000, token: String? = nil, clientBuffer: Int = 512, name: String = "test")
+        -> Stack
+    {
+        let controller = DeviceController(device: device)
+        let metrics = LiveMetrics()
+        let hub = EventHub(clientBufferCapacity: clientBuffer, historyCapacity: 4096, metrics: metrics)
+        let session = LiveSession(sampleRate: sampleRate, sourceName: name, device: controller, hub: hub, metrics: metrics)
+        let server = LiveServer(session: session, configuration: LiveServerConfiguration(host: "127.0.0.1", port: 0, token: token))
+        return Stack(controller: controller, metrics: metrics, hub: hub, session: session, server: server)
+    }
+
+    /// Runs a blocking `body` on a dedicated thread.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+            }
+            thread.start()
+        }
+    }
+
+    /// Parses an SSE body into (event, data JSON) pairs.
+    static func sseMessages(_ text: String) -> [(event: String, json: JSONValue)] {
+        var result: [(String, JSONValue)] = []
+        for block in text.components(separatedBy: "\n\n") {
+            var event = "message"
+            var data: String?
+            for line in block.split(separator: "\n") {
+                if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
+            }
+            if let data, let json = try? JSONValue.parse(data) { result.append((event, json)) }
+        }
+        return result
+    }
+
+    static func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+    static func json(_ response: TestResponse) -> JSONValue {
+        (try? JSONValue.parse(String(buffer: response.body))) ?? .null
+    }
+}
