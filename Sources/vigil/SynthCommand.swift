@@ -54,11 +54,13 @@ struct SynthCommand: ParsableCommand {
         var renderer = try ScenarioRenderer(scenario: scene, clips: loaded.clips)
         let writer = try AudioFileStreamWriter(
             path: out, channels: 1, sampleRate: scene.sampleRate, format: AudioFileWriter.Format.forPath(out)!)
-        let progress = ProgressBar(total: scene.duration, unit: "s", enabled: !noProgress)
+        let progress = ProgressBar(totalSeconds: scene.duration, totalItems: 1, itemName: "scenes", enabled: !noProgress)
+        var rendered = 0.0
         let block = max(1, scene.sampleRate)
         while !renderer.isFinished {
             try writer.append(renderer.next(maxSamples: block))
-            progress.update(done: renderer.time, label: out)
+            progress.add(mediaSeconds: renderer.time - rendered, label: out)
+            rendered = renderer.time
         }
         try writer.close()
         progress.finish()
