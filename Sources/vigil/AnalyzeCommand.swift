@@ -72,6 +72,12 @@ struct AnalyzeCommand: ParsableCommand {
         help: "Sound-detector sensitivity 1...10 for all sound triggers, or TRIGGER=N for one (repeatable). Default 5.")
     var sensitivities: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Only report these triggers (comma-separated names, e.g. sound,smokeAlarm): narrows the device's enabled triggers.",
+            valueName: "LIST"))
+    var triggers: String?
+
     @Flag(help: "Do not show the progress bar.")
     var noProgress = false
 
@@ -92,6 +98,20 @@ struct AnalyzeCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if force && out == nil { throw ValidationError("--force only applies with --out") }
         _ = try parsedSensitivities()
+        _ = try parsedTriggers()
+    }
+
+    /// The `--triggers` filter, if given.
+    func parsedTriggers() throws -> Set<EventTriggerType>? {
+        guard let triggers else { return nil }
+        var set: Set<EventTriggerType> = []
+        for name in triggers.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            guard let trigger = EventTriggerType(rawValue: name) else {
+                throw ValidationError("--triggers: '\(name)' is not a trigger (\(EventTriggerType.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            set.insert(trigger)
+        }
+        return set
     }
 
     /// Sensitivity overrides from `--sensitivity`.
@@ -129,7 +149,9 @@ struct AnalyzeCommand: ParsableCommand {
         let overrides = try parsedSensitivities()
         if let all = overrides.all { settings.defaultSensitivity = all }
         settings.sensitivity.merge(overrides.perTrigger) { _, new in new }
-        let plan = AnalysisPlan(policy: loaded.policy, settings: settings, explain: explain)
+        var policy = loaded.policy
+        if let only = try parsedTriggers() { policy.enabledTriggers.formIntersection(only) }
+        let plan = AnalysisPlan(policy: policy, settings: settings, explain: explain)
         if frames != nil || video != nil {
             try runVideo(plan: plan, device: loaded.device)
             return

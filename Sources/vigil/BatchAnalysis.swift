@@ -35,6 +35,7 @@ struct BatchAnalysis: Sendable {
         let perTrigger = s.sensitivity.keys.sorted().map { "\($0.rawValue)=\(s.sensitivity[$0]!.level)" }.joined(separator: ",")
         return [
             "vigil \(VigilVersion.string)", DeviceFile.encode(device, style: .compact), "explain=\(plan.explain)",
+            "enabled=\(plan.policy.enabledTriggers.sorted().map(\.rawValue).joined(separator: ","))",
             "sensitivity=\(s.defaultSensitivity.level);\(perTrigger)", "tolerance=\(s.alarmTimingTolerance)",
             "cycles=\(s.alarmConfirmationCycles)", "detectors=\(DetectorRegistry.availableSoundTriggers.map(\.rawValue).joined(separator: ","))",
         ].joined(separator: "\n")

@@ -81,7 +81,7 @@ struct AnalyzeCommandTests {
             to: dir.appendingPathComponent("nan.wav").path)
         try AudioFileWriter.write([0.9], sampleRate: 16_000, format: .wav16, to: dir.appendingPathComponent("one.wav").path)
 
-        let result = try CommandRunner.run(["analyze", dir.path, "--format", "jsonl"])
+        let result = try CommandRunner.run(["analyze", dir.path, "--format", "jsonl", "--triggers", "sound"])
         #expect(result.status == 1)
         let all = try parseLines(result)
         func records(_ file: String, _ type: String) -> [JSONValue] {
@@ -112,20 +112,20 @@ struct AnalyzeCommandTests {
         var s = SignalBuffer(sampleRate: 8_000, duration: 2)
         s.addTone(frequency: 500, start: 1, duration: 0.5, dBFS: -10)
         try AudioFileWriter.write(s.samples, sampleRate: 8_000, format: .flac16, to: sub.appendingPathComponent("a.flac").path)
-        let viaDirectory = try CommandRunner.run(["analyze", dir.path, "--format", "tsv"])
+        let viaDirectory = try CommandRunner.run(["analyze", dir.path, "--format", "tsv", "--triggers", "sound"])
         #expect(viaDirectory.status == 0)
         let fields = viaDirectory.lines.first?.split(separator: "\t").map(String.init) ?? []
         #expect(fields.count == 4)
         #expect(fields.first == "cam1/a.flac")
         #expect(fields.last == "sound")
         #expect(Double(fields[1]).map { abs($0 - 1) < 0.05 } == true)
-        let viaFile = try CommandRunner.run(["analyze", "cam1/a.flac", "--format", "tsv"], in: dir)
+        let viaFile = try CommandRunner.run(["analyze", "cam1/a.flac", "--format", "tsv", "--triggers", "sound"], in: dir)
         #expect(viaFile.lines.first?.hasPrefix("cam1/a.flac\t") == true)
     }
 
     @Test("usage errors exit with status 2", arguments: [
         ["analyze"], ["analyze", "x.wav", "--format", "xml"], ["analyze", "x.wav", "--sensitivity", "11"],
-        ["analyze", "x.wav", "--sensitivity", "motion=3"],
+        ["analyze", "x.wav", "--sensitivity", "motion=3"], ["analyze", "x.wav", "--triggers", "sound,barking"],
     ])
     func usageErrors(arguments: [String]) throws {
         let result = try CommandRunner.run(arguments)

@@ -105,13 +105,13 @@ struct BatchAnalysisTests {
         let inputs = dir.appendingPathComponent("in")
         try makeRecordings(count: 15, in: inputs)
         let whole = dir.appendingPathComponent("whole")
-        #expect(try CommandRunner.run(["analyze", inputs.path, "--format", "tsv", "--out", whole.path]).status == 0)
+        #expect(try CommandRunner.run(["analyze", inputs.path, "--format", "tsv", "--out", whole.path, "--triggers", "sound"]).status == 0)
         var shardOutputs: [String] = []
         var files: [String] = []
         for i in 0..<3 {
             let out = dir.appendingPathComponent("shard\(i)").path
             shardOutputs.append(out)
-            let r = try CommandRunner.run(["analyze", inputs.path, "--format", "tsv", "--shard", "\(i)/3", "--out", out])
+            let r = try CommandRunner.run(["analyze", inputs.path, "--format", "tsv", "--shard", "\(i)/3", "--out", out, "--triggers", "sound"])
             #expect(r.status == 0)
             files += r.lines.map { String($0.split(separator: "\t")[0]) }
         }

@@ -14,11 +14,15 @@ enum LiveTestSupport {
 
     static func samplePath(_ relative: String) -> String { packageRoot.appendingPathComponent(relative).path }
 
-    /// The front-door sample device (every recording mode available) with `mode` selected.
-    static func frontDoor(mode: Int = 0) throws -> Device {
+    /// The front-door sample device (every recording mode available) with `mode` selected and,
+    /// if given, only `enabled` triggers enabled (so a test sees only the events it is about).
+    static func frontDoor(mode: Int = 0, enabled: Set<EventTriggerType>? = nil) throws -> Device {
         let data = try Data(contentsOf: packageRoot.appendingPathComponent("Samples/front-door.json"))
         var device = try DeviceFile.load(data)
         try device.recordingModes.select(mode)
+        if let enabled {
+            device.eventTriggers = try EventDetectionTriggers(supported: device.eventTriggers.supported, enabled: enabled)
+        }
         return device
     }
 

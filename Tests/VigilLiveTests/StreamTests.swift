@@ -12,7 +12,7 @@ import VigilSynth
 struct StreamTests {
     /// Events over SSE (router test): a finished stream delivers every record, in order.
     @Test func sseStreamCarriesEventsInOrder() async throws {
-        let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0))
+        let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [.sound]))
         let renderer = try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json"))
         let runner = LiveRunner(session: stack.session, source: ScenarioSource(renderer: renderer), options: .init(speed: 0))
         try await stack.server.makeApplication().test(.router) { client in
@@ -39,7 +39,7 @@ struct StreamTests {
     /// Control changes take effect from the next block and show in the stream: disabling `sound`
     /// mid-stream stops its events; enabling it again brings them back.
     @Test func triggerDisabledMidStreamStopsItsEvents() async throws {
-        let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0))
+        let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [.sound]))
         let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json")), session: stack.session)
         try await stack.server.makeApplication().test(.router) { client in
             feeder.feed(until: 6.0)  // bursts at 1.5 and 4.0 s are reported
@@ -120,7 +120,7 @@ struct StreamTests {
 
     /// The WebSocket carries the same records as one text message each.
     @Test func webSocketCarriesRecords() async throws {
-        let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0))
+        let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [.sound]))
         let runner = LiveRunner(
             session: stack.session, source: ScenarioSource(renderer: try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json"))),
             options: .init(speed: 0))
