@@ -13,7 +13,8 @@ struct VigilCommand: ParsableCommand {
             """,
         version: VigilVersion.string,
         subcommands: [
-            AnalyzeCommand.self, DeviceCommand.self, ZonesCommand.self, LiveCommand.self, SynthCommand.self, BenchCommand.self,
+            AnalyzeCommand.self, DeviceCommand.self, ZonesCommand.self, LiveCommand.self, SynthCommand.self, TrainCommand.self,
+            BenchCommand.self,
             SummaryCommand.self,
         ])
 

@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import VigilAudioIO
+import VigilCore
+import VigilLearning
+
+/// `vigil train`: trains a learned sound detector's model reproducibly.
+struct TrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Train a dogBark, glassBreak or personTalking model from labeled recordings.",
+        discussion: """
+            LABELS.tsv holds the events, `filename<TAB>onset<TAB>offset<TAB>label` (file names relative to \
+            AUDIO_DIR); every audio file under AUDIO_DIR is used, files without events as negatives. A \
+            PROVENANCE.tsv (default: next to LABELS.tsv, if present) groups files by source so that the \
+            validation part never shares a source with the training part; without it each file is its own \
+            group. Training is deterministic: the same data and --seed give a byte-identical model file. \
+            Writes the model to --out and its model card (NAME.md) beside it; with --embed, also regenerates \
+            the Swift source that compiles the models in the --out directory into the binary.
+
+            Example (the shipped models):
+              vigil train --labels ../shared/data/dev/labels.tsv ../shared/data/dev/audio --out Models/dogBark.json \\
+                --embed Sources/VigilDetectors/EmbeddedModels.swift
+            """)
+
+    @Option(help: "Event annotations (TSV).")
+    var labels: String
+
+    @Argument(help: "Directory with the recordings.")
+    var audioDir: String
+
+    @Option(help: "Where to write the model (NAME.json); NAME is the label unless --label is given.")
+    var out: String
+
+    @Option(help: "The label to train (dogBark, glassBreak or personTalking); default: the --out file name.")
+    var label: String?
+
+    @Option(help: "PROVENANCE.tsv for the source-aware validation split (default: beside LABELS.tsv if present).")
+    var provenance: String?
+
+    @Option(help: "Training seed.")
+    var seed: UInt64 = 20_251_122
+
+    @Option(help: "Augmented copies per training file (gain, mixed negatives); default 2 for glassBreak, 0 otherwise.")
+    var copies: Int?
+
+    @Option(help: "Also regenerate this Swift file embedding every model in the --out directory.")
+    var embed: String?
+
+    @Flag(help: "Do not show the progress bar.")
+    var noProgress = false
+
+    static let trainable = ["dogBark", "glassBreak", "personTalking"]
+
+    var resolvedLabel: String { label ?? ((out as NSString).lastPathComponent as NSString).deletingPathExtension }
+
+    func validate() throws {
+        guard Self.trainable.contains(resolvedLabel) else {
+            throw ValidationError("cannot train '\(resolvedLabel)': give --label dogBark, glassBreak or personTalking (or name --out after it)")
+        }
+        if let copies, copies < 0 || copies > 10 { throw ValidationError("--copies must be 0...10") }
+    }
+
+    func run() throws {
+        let label = resolvedLabel
+        guard let labelText = FileManager.default.contents(atPath: labels).map({ String(decoding: $0, as: UTF8.self) }) else {
+            throw ValidationError("--labels \(labels): cannot read file")
+        }
+        let annotations = DevelopmentSet.parseLabels(labelText)
+        let provenancePath = provenance ?? ((labels as NSString).deletingLastPathComponent as NSString).appendingPathComponent("PROVENANCE.tsv")
+        let provenanceRows = FileManager.default.contents(atPath: provenancePath).map {
+            DevelopmentSet.parseProvenance(String(decoding: $0, as: UTF8.self))
+        } ?? []
+        if provenance != nil && provenanceRows.isEmpty { throw ValidationError("--provenance \(provenancePath): cannot read file") }
+
+        let (recordings, _) = InputDiscovery.expand([audioDir])
+        guard !recordings.isEmpty else { throw ValidationError("\(audioDir): no audio files") }
+        guard annotations.contains(where: { $0.label == label }) else { throw ValidationError("\(labels): no '\(label)' events") }
+        let bar = ProgressBar(totalSeconds: 0, totalItems: recordings.count, itemName: "files", enabled: !noProgress)
+        var audio: [String: (samples: [Float], rate: Double)] = [:]
+        var features: [RecordingFeatures] = []
+        var durations: [String: Double] = [:]
+        for recording in recordings {
+            do {
+                let decoded = try Self.decode(recording.path)
+                audio[recording.displayName] = decoded
+                durations[recording.displayName] = Double(decoded.samples.count) / decoded.rate
+                features.append(
+                    SoundModelTrainer.extractFeatures(name: recording.displayName, samples: decoded.samples, sampleRate: decoded.rate))
+            } catch {
+                bar.clear()
+                AnalyzeCommand.stderr("warning: \(error); left out of training")
+            }
+            bar.itemDone(label: recording.displayName)
+        }
+        bar.finish()
+        let files = features.map(\.name)
+        let validation = DevelopmentSet.validationFiles(provenance: provenanceRows, files: files, annotations: annotations, durations: durations)
+        let voiceBackground = DevelopmentSet.voiceBackgroundFiles(provenance: provenanceRows)
+        for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed) {
+            features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
+        }
+        let augmentCopies = copies ?? (label == "glassBreak" ? 2 : 0)
+        if augmentCopies > 0 {
+            let annotated = Set(annotations.map(\.file))
+            let pool = files.filter { !annotated.contains($0) && !validation.contains($0) && !voiceBackground.contains($0) }
+            var rng = SplitMix64(seed: seed)
+            for name in files where !validation.contains(name) && !pool.isEmpty {
+                for k in 1...augmentCopies {
+                    let bg = pool[rng.nextIndex(below: pool.count)]
+                    let snr = 20 * rng.nextUnit()
+                    let gain = -15 + 20 * rng.nextUnit()
+                    let background = audio[bg]!.samples
+                    let offset = rng.nextIndex(below: max(1, background.count))
+                    let source = audio[name]!
+                    let mixed = bg == name ? source.samples : SoundModelTrainer.augmented(source.samples, background: background, snrDB: snr, gainDB: gain, offset: offset)
+                    features.append(SoundModelTrainer.extractFeatures(name: "\(name)#\(k)", samples: mixed, sampleRate: source.rate))
+                }
+            }
+        }
+        // Data date: from the labels file, not the clock, so training is reproducible.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: labels)
+        let date = (attributes?[.modificationDate] as? Date).map { ISO8601DateFormatter().string(from: $0) } ?? "unknown"
+        let (model, figures) = SoundModelTrainer.train(
+            label: label, recordings: features, annotations: annotations, validation: validation, voiceBackground: voiceBackground,
+            seed: seed,
+            metadata: [
+                ("dataHash", .string("fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations))),
+                ("dataDate", .string(date)), ("data", .string("\((audioDir as NSString).lastPathComponent) (\(files.count) files)")),
+                ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
+            ])
+        try RecordingOutputWriter.atomicWrite(model.fileText, to: out)
+        let card = SoundModelCard.markdown(
+            model: model, figures: figures, provenance: provenanceRows, validation: validation,
+            trainingFileCount: files.count - validation.count, weaknesses: [])
+        try RecordingOutputWriter.atomicWrite(card, to: ((out as NSString).deletingPathExtension) + ".md")
+        if let embed {
+            let directory = (out as NSString).deletingLastPathComponent
+            var models: [(label: String, text: String)] = []
+            for name in Self.trainable {
+                let path = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent("\(name).json")
+                if let data = FileManager.default.contents(atPath: path) { models.append((name, String(decoding: data, as: UTF8.self))) }
+            }
+            try RecordingOutputWriter.atomicWrite(SoundModelTrainer.embeddedModelsSource(models), to: embed)
+        }
+        let summary = JSONValue.object(
+            JSONObject([
+                ("type", "trained"), ("label", .string(label)), ("out", .string(out)), ("files", .number(Double(files.count))),
+                ("validationFiles", .number(Double(validation.count))), ("eventF1", .number(figures.event.f1.isFinite ? figures.event.f1 : 0)),
+                ("segmentF1", .number(figures.segment.f1.isFinite ? figures.segment.f1 : 0)),
+                ("falseAlarmsPerHour", .number(figures.falseAlarmsPerHour.isFinite ? figures.falseAlarmsPerHour : 0)),
+            ]))
+        print(summary.serialized())
+    }
+
+    static func decode(_ path: String) throws -> (samples: [Float], rate: Double) {
+        let reader = try AudioFileReader(path: path)
+        var out: [Float] = []
+        var block = [Float](repeating: 0, count: 65_536)
+        while true {
+            let n = try block.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
+            if n == 0 { break }
+            out.append(contentsOf: block[0..<n])
+        }
+        return (out, Double(reader.sampleRate))
+    }
+}

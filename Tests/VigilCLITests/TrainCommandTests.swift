@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import VigilAudioIO
+import VigilCore
+import VigilSynth
+
+@Suite("vigil train", .serialized)
+struct TrainCommandTests {
+    /// Eight small recordings: four with bark-like bursts (a harmonic stack with noise, 0.25 s,
+    /// in bouts), four negatives (steady tones and noise), and their labels.
+    static func makeDataset(in dir: URL) throws -> String {
+        var generator = SeededGenerator(seed: 5)
+        var labels = ""
+        let audio = dir.appendingPathComponent("audio")
+        try FileManager.default.createDirectory(at: audio, withIntermediateDirectories: true)
+        for k in 0..<8 {
+            var s = SignalBuffer(sampleRate: 22_050, duration: 6)
+            s.addNoise(dBFS: -50, generator: &generator)
+            let name = "clip\(k).wav"
+            if k < 4 {
+                for b in 0..<3 {
+                    let t = 1.0 + Double(b) * 1.3 + Double(k) * 0.1
+                    for h in 1...6 { s.addTone(frequency: 420 * Double(h) + Double(k * 10), start: t, duration: 0.25, dBFS: -18 - Double(h) * 2) }
+                    s.addNoise(dBFS: -24, start: t, duration: 0.25, generator: &generator)
+                    labels += "\(name)\t\(t)\t\(t + 0.25)\tdogBark\n"
+                }
+            } else {
+                s.addTone(frequency: 300 + Double(k) * 200, start: 1, duration: 3, dBFS: -25)
+            }
+            try AudioFileWriter.write(s.samples, sampleRate: 22_050, format: .wav16, to: audio.appendingPathComponent(name).path)
+        }
+        let path = dir.appendingPathComponent("labels.tsv").path
+        try labels.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("training twice on the same data gives byte-identical model files, with a model card")
+    func deterministic() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        var outputs: [Data] = []
+        for run in 0..<2 {
+            let models = dir.appendingPathComponent("models\(run)")
+            try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+            let out = models.appendingPathComponent("dogBark.json").path
+            let embed = models.appendingPathComponent("EmbeddedModels.swift").path
+            let result = try CommandRunner.run([
+                "train", "--labels", labels, dir.appendingPathComponent("audio").path, "--out", out, "--embed", embed, "--no-progress",
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let summary = try JSONValue.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(summary["label"]?.stringValue == "dogBark")
+            #expect(summary["files"]?.intValue == 8)
+            outputs.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+            let model = try JSONValue.parse(outputs.last!)
+            #expect(model["label"]?.stringValue == "dogBark" || model["trigger"]?.stringValue == "dogBark" || String(decoding: outputs.last!, as: UTF8.self).contains("dogBark"))
+            #expect(FileManager.default.fileExists(atPath: models.appendingPathComponent("dogBark.md").path))
+            let embedded = try String(contentsOfFile: embed, encoding: .utf8)
+            #expect(embedded.contains("dogBark"))
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
+    @Test("a label that cannot be trained, or a missing labels file, is a usage error")
+    func usageErrors() throws {
+        let bad = try CommandRunner.run(["train", "--labels", "x.tsv", ".", "--out", "Models/smokeAlarm.json"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("cannot train"))
+        let missing = try CommandRunner.run(["train", "--labels", "/nonexistent.tsv", ".", "--out", "/tmp/dogBark.json"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent.tsv"))
+    }
+}
