@@ -70,3 +70,11 @@ var peakResidentBytes: Int {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return Int(usage.ru_maxrss) * 1024
 }
+
+/// CPU time consumed by the calling thread, in seconds (CLOCK_THREAD_CPUTIME_ID). One-core
+/// throughput figures use it, so that other processes on a busy machine do not distort them.
+func threadCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+}
