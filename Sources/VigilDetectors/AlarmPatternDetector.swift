@@ -65,6 +65,8 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let onMin: Double
     private let onMax: Double
     private let blipMax: Double
+    /// A beep starting this soon after the previous member's offset continues it (masking dip).
+    private let fragmentGap: Double
     private let cycleMin: Double
     private let cycleMax: Double
     private let groupCloseAfter: Double
@@ -123,6 +125,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         // Reverberation lengthens measured beeps; never beyond the shortest period.
         onMax = min(pattern.onDuration * (1 + tol) + max(0.05, 0.25 * pattern.onDuration) + resolution, intervalMin)
         blipMax = 0.5 * pattern.onDuration
+        fragmentGap = 0.3 * pattern.offDuration
         cycleMin = pattern.cycle * (1 - tol) - resolution
         cycleMax = pattern.cycle * (1 + tol) + resolution
         groupCloseAfter = intervalLooseMax + resolution
@@ -472,14 +475,24 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
         tr.lastBeepOffset = offset
         tr.lastBeepPeak = tr.peakPower
-        let valid = duration >= onMin && duration <= onMax
+        // Beeps shorter than `onMin` (but at least half a beep) are members too: a loud background
+        // can mask the start or the end of a beep. Groups with such beeps are weak (see closeGroup).
+        let valid = duration <= onMax
         if tr.groupCount > 0 && tr.peakPower * strayRatio > tr.groupPeakPower {
             tr.groupCount = 0  // the group so far was stray tone under this much stronger beep
             tr.groupInvalid = false
         }
         if valid { tr.referencePower = max(tr.referencePower, tr.peakPower) }
         if tr.groupCount > 0 {
-            let interval = onset - tr.groupOnsets[tr.groupCount - 1]
+            let last = tr.groupCount - 1
+            let interval = onset - tr.groupOnsets[last]
+            if interval < intervalLooseMin && onset - tr.groupOffsets[last] <= fragmentGap
+                && offset - tr.groupOnsets[last] <= onMax
+            {
+                // The rest of the previous beep after a short masking dip: one beep, not two.
+                tr.groupOffsets[last] = offset
+                return
+            }
             if interval <= intervalLooseMax {
                 if interval < intervalLooseMin || !valid { tr.groupInvalid = true }
                 if tr.groupCount < 8 {
@@ -508,20 +521,27 @@ public final class AlarmPatternDetector: SpectralDetector {
     private func closeGroup(_ tr: inout AlarmToneTrack, time t: Double, detections: inout [Detection]) {
         let count = tr.groupCount
         var valid = !tr.groupInvalid && count == pattern.pulses
+        var shortBeeps = 0
         if valid {
             let meanPeriod = (tr.groupOnsets[count - 1] - tr.groupOnsets[0]) / Double(count - 1)
             valid = meanPeriod >= intervalMin && meanPeriod <= intervalMax
+            for i in 0..<count where tr.groupOffsets[i] - tr.groupOnsets[i] < onMin { shortBeeps += 1 }
+            // At least one beep of full length: a group of short beeps is another rhythm.
+            if shortBeeps == count { valid = false }
         }
         tr.groupCount = 0
         tr.groupInvalid = false
         tr.referencePower = 0
         diagnosticGroup?(tr.groupOnsets[0], count, valid)
         guard valid else { return }  // stray beeps between groups do not break a chain
-        report(tr, count: count, time: t)
+        report(tr, count: count, strong: shortBeeps == 0, time: t)
     }
 
     /// A valid group closed on line `tr` at media time `t`: join it to a chain.
-    private func report(_ tr: AlarmToneTrack, count: Int, time t: Double) {
+    /// A *weak* group (`strong == false`, some beeps shortened by masking) can extend a chain but
+    /// neither starts a confirmation on its own nor ends other chains: a chain is confirmed only
+    /// when it holds at least one strong group.
+    private func report(_ tr: AlarmToneTrack, count: Int, strong: Bool, time t: Double) {
         let first = tr.groupOnsets[0]
         let last = tr.groupOffsets[count - 1]
         let frequency = tr.groupFrequencySum / Double(count)
@@ -531,6 +551,11 @@ public final class AlarmPatternDetector: SpectralDetector {
         for i in chains.indices where !chains[i].finished && abs(chains[i].lastGroupOnset - first) < sameGroupWindow {
             chains[i].end = max(chains[i].end, last)
             addLine(frequency, prominence: prominence, to: &chains[i])
+            if strong && !chains[i].lastGroupStrong {
+                chains[i].lastGroupStrong = true
+                chains[i].strongGroups += 1
+                if chains[i].confirmedAt == nil && chains[i].count >= confirmationCycles { chains[i].confirmedAt = t }
+            }
             return
         }
         // The next group of a chain (one cycle later, or two when one group was masked).
@@ -542,7 +567,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
         // A valid group of the same tone at a time that fits no cycle ends the chains it contradicts
         // (groups every 3 s are not a T4 pattern, even if every other one is 6 s apart).
-        for i in chains.indices where i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
+        for i in chains.indices where strong && i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
             let d = first - chains[i].lastGroupOnset
             if d > sameGroupWindow && d < 2 * cycleMax && !(d >= cycleMin && d <= cycleMax) && !(d >= 2 * cycleMin) {
                 chains[i].finished = true
@@ -553,10 +578,14 @@ public final class AlarmPatternDetector: SpectralDetector {
             if chain.cycles.count < 16 { chain.cycles.append(rounded(first - chain.lastGroupOnset)) }
             chain.count += 1
             chain.lastGroupOnset = first
+            chain.lastGroupStrong = strong
+            if strong { chain.strongGroups += 1 }
             chain.end = last
             record(tr, count: count, into: &chain)
             addLine(frequency, prominence: prominence, to: &chain)
-            if chain.count == confirmationCycles { chain.confirmedAt = t }
+            if chain.confirmedAt == nil && chain.count >= confirmationCycles && chain.strongGroups > 0 {
+                chain.confirmedAt = t
+            }
             chains[best] = chain
             return
         }
@@ -569,8 +598,9 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
         var chain = AlarmChain(
             start: first, lastGroupOnset: first, end: last, count: 1,
-            confirmedAt: confirmationCycles == 1 ? t : nil, toneHz: frequency, prominence: prominence,
-            lines: [frequency], onDurations: [], offDurations: [], cycles: [])
+            confirmedAt: confirmationCycles == 1 && strong ? t : nil, toneHz: frequency, prominence: prominence,
+            lines: [frequency], onDurations: [], offDurations: [], cycles: [], strongGroups: strong ? 1 : 0,
+            lastGroupStrong: strong)
         chain.lines.reserveCapacity(16)
         chain.onDurations.reserveCapacity(16)
         chain.offDurations.reserveCapacity(16)
