@@ -67,6 +67,8 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let blipMax: Double
     /// A beep starting this soon after the previous member's offset continues it (masking dip).
     private let fragmentGap: Double
+    /// Whether the last beep of a group may be longer than `onMax` (weak group; long beeps only).
+    private let allowsLongLastBeep: Bool
     private let cycleMin: Double
     private let cycleMax: Double
     private let groupCloseAfter: Double
@@ -126,6 +128,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         onMax = min(pattern.onDuration * (1 + tol) + max(0.05, 0.25 * pattern.onDuration) + resolution, intervalMin)
         blipMax = 0.5 * pattern.onDuration
         fragmentGap = 0.3 * pattern.offDuration
+        allowsLongLastBeep = pattern.onDuration >= 0.3
         cycleMin = pattern.cycle * (1 - tol) - resolution
         cycleMax = pattern.cycle * (1 + tol) + resolution
         groupCloseAfter = intervalLooseMax + resolution
@@ -476,7 +479,9 @@ public final class AlarmPatternDetector: SpectralDetector {
         tr.lastBeepOffset = offset
         tr.lastBeepPeak = tr.peakPower
         // Beeps shorter than `onMin` (but at least half a beep) are members too: a loud background
-        // can mask the start or the end of a beep. Groups with such beeps are weak (see closeGroup).
+        // can mask the start or the end of a beep. So is a last beep longer than `onMax` (a sound
+        // starting as it ends runs on in its line). Groups with such beeps are weak, and a long
+        // beep anywhere but last invalidates its group (see closeGroup).
         let valid = duration <= onMax
         if tr.groupCount > 0 && tr.peakPower * strayRatio > tr.groupPeakPower {
             tr.groupCount = 0  // the group so far was stray tone under this much stronger beep
@@ -494,7 +499,7 @@ public final class AlarmPatternDetector: SpectralDetector {
                 return
             }
             if interval <= intervalLooseMax {
-                if interval < intervalLooseMin || !valid { tr.groupInvalid = true }
+                if interval < intervalLooseMin { tr.groupInvalid = true }
                 if tr.groupCount < 8 {
                     tr.groupOnsets[tr.groupCount] = onset
                     tr.groupOffsets[tr.groupCount] = offset
@@ -512,7 +517,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         tr.groupCount = 1
         tr.groupOnsets[0] = onset
         tr.groupOffsets[0] = offset
-        tr.groupInvalid = !valid
+        tr.groupInvalid = false
         tr.groupFrequencySum = tr.beepFrequency
         tr.groupPeakPower = tr.peakPower
         tr.groupProminence = tr.beepProminence
@@ -525,7 +530,17 @@ public final class AlarmPatternDetector: SpectralDetector {
         if valid {
             let meanPeriod = (tr.groupOnsets[count - 1] - tr.groupOnsets[0]) / Double(count - 1)
             valid = meanPeriod >= intervalMin && meanPeriod <= intervalMax
-            for i in 0..<count where tr.groupOffsets[i] - tr.groupOnsets[i] < onMin { shortBeeps += 1 }
+            for i in 0..<count {
+                let d = tr.groupOffsets[i] - tr.groupOnsets[i]
+                if d < onMin {
+                    shortBeeps += 1
+                } else if d > onMax {
+                    // Long: only the last beep of a long-beep pattern (T3) may run on into a
+                    // following sound; short beeps (T4) already get a generous reverberation margin.
+                    if i < count - 1 || !allowsLongLastBeep { valid = false }
+                    shortBeeps += 1
+                }
+            }
             // At least one beep of full length: a group of short beeps is another rhythm.
             if shortBeeps == count { valid = false }
         }
@@ -562,7 +577,10 @@ public final class AlarmPatternDetector: SpectralDetector {
         var best = -1
         for i in chains.indices where !chains[i].finished && isCompatible(frequency, chains[i]) {
             let d = first - chains[i].lastGroupOnset
-            let fits = (d >= cycleMin && d <= cycleMax) || (d >= 2 * cycleMin && d <= 2 * cycleMax)
+            // Skipping a masked group needs strong groups on both sides: weak evidence and a
+            // missing group together are too little.
+            let fits = (d >= cycleMin && d <= cycleMax)
+                || (strong && chains[i].lastGroupStrong && d >= 2 * cycleMin && d <= 2 * cycleMax)
             if fits && (best < 0 || chains[i].count > chains[best].count) { best = i }
         }
         // A valid group of the same tone at a time that fits no cycle ends the chains it contradicts
@@ -628,13 +646,33 @@ public final class AlarmPatternDetector: SpectralDetector {
     }
 
     /// Whether a group at `frequency` can continue `chain`: one of its lines, or an odd harmonic
-    /// relation with its tone (the 520 Hz square wave family).
+    /// of the same square-wave fundamental as its tone or one of its lines (the 520 Hz square
+    /// wave family: 1560 Hz and 2600 Hz are the 3rd and 5th harmonics of one tone, though
+    /// neither is a multiple of the other).
     private func isCompatible(_ frequency: Double, _ chain: AlarmChain) -> Bool {
         for line in chain.lines where abs(frequency - line) <= 0.03 * line + binWidth { return true }
-        let low = min(frequency, chain.toneHz)
-        let ratio = max(frequency, chain.toneHz) / low
-        let k = ratio.rounded()
-        return Int(k) % 2 == 1 && abs(ratio - k) * low <= 0.03 * k * low + binWidth
+        if oddHarmonics(frequency, chain.toneHz) { return true }
+        for line in chain.lines where oddHarmonics(frequency, line) { return true }
+        return false
+    }
+
+    /// Whether `a` and `b` are odd harmonics (1st to 11th) of one square-wave fundamental of
+    /// 380-720 Hz, within 0.5 % + half a bin (a square wave's harmonics are exact multiples; the
+    /// interpolated line frequencies are accurate to a fraction of a bin).
+    private func oddHarmonics(_ a: Double, _ b: Double) -> Bool {
+        let low = min(a, b)
+        let high = max(a, b)
+        var m = 1.0
+        while m <= 11 {
+            let f0 = low / m
+            if f0 < 380 { break }
+            if f0 <= 720 {
+                let k = (high / f0).rounded()
+                if k <= 11 && Int(k) % 2 == 1 && abs(high - k * f0) <= 0.005 * high + 0.5 * binWidth { return true }
+            }
+            m += 2
+        }
+        return false
     }
 
     private func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
