@@ -25,4 +25,9 @@ struct AlarmChain {
     var onDurations: [Double]
     var offDurations: [Double]
     var cycles: [Double]
+    /// Groups with every beep at full length (the others had beeps shortened by masking); a chain
+    /// is confirmed only with at least one.
+    var strongGroups: Int
+    /// Whether the latest group was seen strong on some line.
+    var lastGroupStrong: Bool
 }

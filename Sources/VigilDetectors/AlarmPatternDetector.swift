@@ -65,6 +65,10 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let onMin: Double
     private let onMax: Double
     private let blipMax: Double
+    /// A beep starting this soon after the previous member's offset continues it (masking dip).
+    private let fragmentGap: Double
+    /// Whether the last beep of a group may be longer than `onMax` (weak group; long beeps only).
+    private let allowsLongLastBeep: Bool
     private let cycleMin: Double
     private let cycleMax: Double
     private let groupCloseAfter: Double
@@ -123,6 +127,8 @@ public final class AlarmPatternDetector: SpectralDetector {
         // Reverberation lengthens measured beeps; never beyond the shortest period.
         onMax = min(pattern.onDuration * (1 + tol) + max(0.05, 0.25 * pattern.onDuration) + resolution, intervalMin)
         blipMax = 0.5 * pattern.onDuration
+        fragmentGap = 0.3 * pattern.offDuration
+        allowsLongLastBeep = pattern.onDuration >= 0.3
         cycleMin = pattern.cycle * (1 - tol) - resolution
         cycleMax = pattern.cycle * (1 + tol) + resolution
         groupCloseAfter = intervalLooseMax + resolution
@@ -472,16 +478,28 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
         tr.lastBeepOffset = offset
         tr.lastBeepPeak = tr.peakPower
-        let valid = duration >= onMin && duration <= onMax
+        // Beeps shorter than `onMin` (but at least half a beep) are members too: a loud background
+        // can mask the start or the end of a beep. So is a last beep longer than `onMax` (a sound
+        // starting as it ends runs on in its line). Groups with such beeps are weak, and a long
+        // beep anywhere but last invalidates its group (see closeGroup).
+        let valid = duration <= onMax
         if tr.groupCount > 0 && tr.peakPower * strayRatio > tr.groupPeakPower {
             tr.groupCount = 0  // the group so far was stray tone under this much stronger beep
             tr.groupInvalid = false
         }
         if valid { tr.referencePower = max(tr.referencePower, tr.peakPower) }
         if tr.groupCount > 0 {
-            let interval = onset - tr.groupOnsets[tr.groupCount - 1]
+            let last = tr.groupCount - 1
+            let interval = onset - tr.groupOnsets[last]
+            if interval < intervalLooseMin && onset - tr.groupOffsets[last] <= fragmentGap
+                && offset - tr.groupOnsets[last] <= onMax
+            {
+                // The rest of the previous beep after a short masking dip: one beep, not two.
+                tr.groupOffsets[last] = offset
+                return
+            }
             if interval <= intervalLooseMax {
-                if interval < intervalLooseMin || !valid { tr.groupInvalid = true }
+                if interval < intervalLooseMin { tr.groupInvalid = true }
                 if tr.groupCount < 8 {
                     tr.groupOnsets[tr.groupCount] = onset
                     tr.groupOffsets[tr.groupCount] = offset
@@ -499,7 +517,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         tr.groupCount = 1
         tr.groupOnsets[0] = onset
         tr.groupOffsets[0] = offset
-        tr.groupInvalid = !valid
+        tr.groupInvalid = false
         tr.groupFrequencySum = tr.beepFrequency
         tr.groupPeakPower = tr.peakPower
         tr.groupProminence = tr.beepProminence
@@ -508,20 +526,37 @@ public final class AlarmPatternDetector: SpectralDetector {
     private func closeGroup(_ tr: inout AlarmToneTrack, time t: Double, detections: inout [Detection]) {
         let count = tr.groupCount
         var valid = !tr.groupInvalid && count == pattern.pulses
+        var shortBeeps = 0
         if valid {
             let meanPeriod = (tr.groupOnsets[count - 1] - tr.groupOnsets[0]) / Double(count - 1)
             valid = meanPeriod >= intervalMin && meanPeriod <= intervalMax
+            for i in 0..<count {
+                let d = tr.groupOffsets[i] - tr.groupOnsets[i]
+                if d < onMin {
+                    shortBeeps += 1
+                } else if d > onMax {
+                    // Long: only the last beep of a long-beep pattern (T3) may run on into a
+                    // following sound; short beeps (T4) already get a generous reverberation margin.
+                    if i < count - 1 || !allowsLongLastBeep { valid = false }
+                    shortBeeps += 1
+                }
+            }
+            // At least one beep of full length: a group of short beeps is another rhythm.
+            if shortBeeps == count { valid = false }
         }
         tr.groupCount = 0
         tr.groupInvalid = false
         tr.referencePower = 0
         diagnosticGroup?(tr.groupOnsets[0], count, valid)
         guard valid else { return }  // stray beeps between groups do not break a chain
-        report(tr, count: count, time: t)
+        report(tr, count: count, strong: shortBeeps == 0, time: t)
     }
 
     /// A valid group closed on line `tr` at media time `t`: join it to a chain.
-    private func report(_ tr: AlarmToneTrack, count: Int, time t: Double) {
+    /// A *weak* group (`strong == false`, some beeps shortened by masking) can extend a chain but
+    /// neither starts a confirmation on its own nor ends other chains: a chain is confirmed only
+    /// when it holds at least one strong group.
+    private func report(_ tr: AlarmToneTrack, count: Int, strong: Bool, time t: Double) {
         let first = tr.groupOnsets[0]
         let last = tr.groupOffsets[count - 1]
         let frequency = tr.groupFrequencySum / Double(count)
@@ -531,18 +566,26 @@ public final class AlarmPatternDetector: SpectralDetector {
         for i in chains.indices where !chains[i].finished && abs(chains[i].lastGroupOnset - first) < sameGroupWindow {
             chains[i].end = max(chains[i].end, last)
             addLine(frequency, prominence: prominence, to: &chains[i])
+            if strong && !chains[i].lastGroupStrong {
+                chains[i].lastGroupStrong = true
+                chains[i].strongGroups += 1
+                if chains[i].confirmedAt == nil && chains[i].count >= confirmationCycles { chains[i].confirmedAt = t }
+            }
             return
         }
         // The next group of a chain (one cycle later, or two when one group was masked).
         var best = -1
         for i in chains.indices where !chains[i].finished && isCompatible(frequency, chains[i]) {
             let d = first - chains[i].lastGroupOnset
-            let fits = (d >= cycleMin && d <= cycleMax) || (d >= 2 * cycleMin && d <= 2 * cycleMax)
+            // Skipping a masked group needs strong groups on both sides: weak evidence and a
+            // missing group together are too little.
+            let fits = (d >= cycleMin && d <= cycleMax)
+                || (strong && chains[i].lastGroupStrong && d >= 2 * cycleMin && d <= 2 * cycleMax)
             if fits && (best < 0 || chains[i].count > chains[best].count) { best = i }
         }
         // A valid group of the same tone at a time that fits no cycle ends the chains it contradicts
         // (groups every 3 s are not a T4 pattern, even if every other one is 6 s apart).
-        for i in chains.indices where i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
+        for i in chains.indices where strong && i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
             let d = first - chains[i].lastGroupOnset
             if d > sameGroupWindow && d < 2 * cycleMax && !(d >= cycleMin && d <= cycleMax) && !(d >= 2 * cycleMin) {
                 chains[i].finished = true
@@ -553,10 +596,14 @@ public final class AlarmPatternDetector: SpectralDetector {
             if chain.cycles.count < 16 { chain.cycles.append(rounded(first - chain.lastGroupOnset)) }
             chain.count += 1
             chain.lastGroupOnset = first
+            chain.lastGroupStrong = strong
+            if strong { chain.strongGroups += 1 }
             chain.end = last
             record(tr, count: count, into: &chain)
             addLine(frequency, prominence: prominence, to: &chain)
-            if chain.count == confirmationCycles { chain.confirmedAt = t }
+            if chain.confirmedAt == nil && chain.count >= confirmationCycles && chain.strongGroups > 0 {
+                chain.confirmedAt = t
+            }
             chains[best] = chain
             return
         }
@@ -569,8 +616,9 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
         var chain = AlarmChain(
             start: first, lastGroupOnset: first, end: last, count: 1,
-            confirmedAt: confirmationCycles == 1 ? t : nil, toneHz: frequency, prominence: prominence,
-            lines: [frequency], onDurations: [], offDurations: [], cycles: [])
+            confirmedAt: confirmationCycles == 1 && strong ? t : nil, toneHz: frequency, prominence: prominence,
+            lines: [frequency], onDurations: [], offDurations: [], cycles: [], strongGroups: strong ? 1 : 0,
+            lastGroupStrong: strong)
         chain.lines.reserveCapacity(16)
         chain.onDurations.reserveCapacity(16)
         chain.offDurations.reserveCapacity(16)
@@ -598,13 +646,33 @@ public final class AlarmPatternDetector: SpectralDetector {
     }
 
     /// Whether a group at `frequency` can continue `chain`: one of its lines, or an odd harmonic
-    /// relation with its tone (the 520 Hz square wave family).
+    /// of the same square-wave fundamental as its tone or one of its lines (the 520 Hz square
+    /// wave family: 1560 Hz and 2600 Hz are the 3rd and 5th harmonics of one tone, though
+    /// neither is a multiple of the other).
     private func isCompatible(_ frequency: Double, _ chain: AlarmChain) -> Bool {
         for line in chain.lines where abs(frequency - line) <= 0.03 * line + binWidth { return true }
-        let low = min(frequency, chain.toneHz)
-        let ratio = max(frequency, chain.toneHz) / low
-        let k = ratio.rounded()
-        return Int(k) % 2 == 1 && abs(ratio - k) * low <= 0.03 * k * low + binWidth
+        if oddHarmonics(frequency, chain.toneHz) { return true }
+        for line in chain.lines where oddHarmonics(frequency, line) { return true }
+        return false
+    }
+
+    /// Whether `a` and `b` are odd harmonics (1st to 11th) of one square-wave fundamental of
+    /// 380-720 Hz, within 0.5 % + half a bin (a square wave's harmonics are exact multiples; the
+    /// interpolated line frequencies are accurate to a fraction of a bin).
+    private func oddHarmonics(_ a: Double, _ b: Double) -> Bool {
+        let low = min(a, b)
+        let high = max(a, b)
+        var m = 1.0
+        while m <= 11 {
+            let f0 = low / m
+            if f0 < 380 { break }
+            if f0 <= 720 {
+                let k = (high / f0).rounded()
+                if k <= 11 && Int(k) % 2 == 1 && abs(high - k * f0) <= 0.005 * high + 0.5 * binWidth { return true }
+            }
+            m += 2
+        }
+        return false
     }
 
     private func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }

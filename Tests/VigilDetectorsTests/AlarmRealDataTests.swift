@@ -90,26 +90,30 @@ struct AlarmRealDataTests {
         // reported as T4 nor T4 as T3, and nothing is reported outside the alarms.
         #expect(unmatchedOnAlarmFiles.isEmpty, "\(unmatchedOnAlarmFiles)")
 
-        // Issue targets; recall below a target is reported here and asserted against the measured
-        // floor (a regression guard), see docs/alarms.md.
+        // Issue targets; where a target is met it is asserted, where it is not, recall is asserted
+        // against the measured floor (a regression guard), see docs/alarms.md.
+        // Measured floors (smokeAlarm): 29/30 confirmable, 4/5 at -12 dB; its >= -6 dB target is met.
+        func floor(_ key: String, target: Double, smoke: Double) -> Double {
+            key.hasPrefix("smokeAlarm") ? min(target, smoke) : target
+        }
         func check(_ name: String, _ s: Score, target: Double, floor: Double) {
             let r = s.confirmable > 0 ? Double(s.confirmableHits) / Double(s.confirmable) : 1
             print("target \(name): recall \(fmt(r)) vs \(fmt(target)): \(r >= target ? "met" : "NOT MET")")
-            #expect(r >= floor, "\(name) recall \(r) below the measured floor \(floor)")
+            #expect(r >= floor, "\(name) recall \(r) below the asserted floor \(floor)")
         }
         for (label, s) in byLabel.sorted(by: { $0.key < $1.key }) {
             #expect(s.references > 0)
             // Single-cycle references (clips of one T3 group) cannot be confirmed over 2 cycles.
-            check("\(label) all confirmable refs", s, target: 0.98, floor: 0.85)
+            check("\(label) all confirmable refs", s, target: 0.98, floor: floor(label, target: 0.98, smoke: 0.96))
             let limit = label == "smokeAlarm" ? 2 * 4.0 + 0.5 : 2 * 5.8 + 0.5
             print("target \(label) median latency: \(fmt(median(s.latencies))) s vs \(fmt(limit)) s")
             #expect(median(s.latencies) <= limit, "\(label) median latency")
         }
         for (key, s) in byBucket.sorted(by: { $0.key < $1.key }) where key.hasSuffix("[>= -6 dB]") {
-            check(key, s, target: 0.98, floor: 0.9)
+            check(key, s, target: 0.98, floor: 0.98)
         }
         for (key, s) in byBucket.sorted(by: { $0.key < $1.key }) where key.hasSuffix("[<= -12 dB]") {
-            check(key, s, target: 0.9, floor: 0.5)
+            check(key, s, target: 0.9, floor: floor(key, target: 0.9, smoke: 0.8))
         }
     }
 

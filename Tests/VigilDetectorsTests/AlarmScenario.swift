@@ -44,6 +44,8 @@ struct AlarmScenario: CustomStringConvertible {
     var seed: UInt64 = 1
     /// Seconds of silence, then the same pattern again (a restarted alarm), when set.
     var restartAfter: Double? = nil
+    /// Beeps cut to `factor` of their length (as by a masking sound), by (group, pulse) index.
+    var shortenedBeeps: [(group: Int, pulse: Int, factor: Double)] = []
     /// Speech-like babble between the groups (a voice combo alarm) at this level relative to the beeps.
     var voiceBetweenGroupsDB: Double? = nil
 
@@ -80,14 +82,16 @@ struct AlarmScenario: CustomStringConvertible {
             var beepIndex = 0.0
             for g in 0..<groups {
                 var t = burstStart + Double(g) * cycle * (1 + jitter * Double(rng.nextSignedUnit()) * 0.3)
-                for _ in 0..<pulses {
-                    let d = on * (1 + jitter * Double(rng.nextSignedUnit()))
+                for k in 0..<pulses {
+                    var d = on * (1 + jitter * Double(rng.nextSignedUnit()))
+                    let full = d
+                    if let cut = shortenedBeeps.first(where: { $0.group == g && $0.pulse == k }) { d *= cut.factor }
                     addBeep(&alarm, at: t, duration: d, progress: beepIndex / max(totalBeeps - 1, 1))
                     let a = Int(t * sampleRate)
                     let b = min(onMask.count, Int((t + d) * sampleRate))
                     if a < b { for i in a..<b { onMask[i] = true } }
                     lastEnd = t + d
-                    t += d + off * (1 + jitter * Double(rng.nextSignedUnit()))
+                    t += full + off * (1 + jitter * Double(rng.nextSignedUnit()))
                     beepIndex += 1
                 }
             }

@@ -136,8 +136,9 @@ struct AlarmSyntheticTests {
         let (r, latency, report) = Self.recall(pulses: pulses, ebr: ebr, families: ["piezo"], seeds: 0..<4)
         let target = ebr >= -6 ? 0.98 : 0.9
         print(report + "\n   target \(fmt(target)): \(r >= target ? "met" : "NOT MET")")
-        // Asserted: the measured floor (regression guard); the issue's target is reported above.
-        #expect(r >= (ebr >= -6 ? 0.9 : 0.8), "\(report)")
+        // Asserted: the target at -12 dB (met), the measured floor 11/12 at -6 dB and above (the
+        // 0.98 target is not met: one music partial next to a 2577 Hz tone), see docs/alarms.md.
+        #expect(r >= 0.9, "\(report)")
         #expect(latency <= 2 * (pulses == 3 ? 4.0 : 5.8) + 0.5)
     }
 
@@ -151,7 +152,8 @@ struct AlarmSyntheticTests {
         print(report + "\n   target \(fmt(target)): \(r >= target ? "met" : "NOT MET")")
         // Measured floors (docs/alarms.md, known weaknesses): the issue's targets are not met for
         // these families under music and pink noise at -6 dB and below; these bounds catch regressions.
-        let floor = ebr >= 0 ? 0.6 : (ebr >= -6 ? 0.3 : 0.1)
+        // T3 (square + comb, 6 cases): 6/6, 4/6, 2/6; T4 (square, 3 cases): 3/3, 1/3, 1/3.
+        let floor = ebr >= 0 ? 0.98 : (pulses == 3 && ebr >= -6 ? 0.66 : 0.33)
         #expect(r >= floor, "\(report)")
         if r > 0 { #expect(latency <= 2 * (pulses == 3 ? 4.0 : 5.8) + 0.5) }
     }
@@ -185,6 +187,8 @@ struct AlarmSyntheticTests {
             p("steady tone", pulses: 1, on: 20, off: 0.5, cycle: 20.6, groups: 1),
             p("steady 520 Hz square", pulses: 1, on: 20, off: 0.5, cycle: 20.6, groups: 1, .square(hz: 520)),
             p("T3 rhythm at 0.7 s beeps", pulses: 3, on: 0.7, off: 0.3, cycle: 4.0, groups: 4),
+            p("T3 rhythm at 0.3 s beeps", pulses: 3, on: 0.3, off: 0.7, cycle: 4.0, groups: 4),
+            p("T3 rhythm at 0.35 s beeps, real-unit cycle", pulses: 3, on: 0.35, off: 0.6, cycle: 3.91, groups: 4),
             p("T3 groups every 3 s", pulses: 3, on: 0.5, off: 0.5, cycle: 3.0, groups: 5),
             p("T4 groups every 3 s", pulses: 4, on: 0.1, off: 0.1, cycle: 3.0, groups: 6),
             p("T4 beeps at 0.3 s period", pulses: 4, on: 0.15, off: 0.15, cycle: 5.8, groups: 4),
@@ -212,6 +216,24 @@ struct AlarmSyntheticTests {
             let detections = AlarmTestSupport.run(
                 AlarmTestSupport.alarmDetectors(sampleRate: s.sampleRate), samples: samples, sampleRate: s.sampleRate)
             #expect(detections.isEmpty, "\(name): \(detections.map { "\($0.trigger) \($0.start)" })")
+        }
+    }
+
+    @Test("beeps shortened by masking: a weak group extends a chain, weak groups alone confirm nothing")
+    func shortenedBeeps() {
+        for var s in [AlarmScenario.temporalThree(.piezo(hz: 3300, drift: 0)), .temporalThree(.square(hz: 520), realUnit: true)] {
+            s.groups = 2
+            s.eventToBackgroundDB = 0
+            // The middle beep of the second group is cut to 0.3 s (60 %).
+            s.shortenedBeeps = [(group: 1, pulse: 1, factor: 0.6)]
+            let outcome = Self.evaluate(s, trigger: .smokeAlarm)
+            #expect(outcome.hit != nil, "\(s): \(outcome.all)")
+            #expect(outcome.wrongTrigger.isEmpty)
+            // Every group has a shortened beep: no strong group, no detection.
+            var weak = s
+            weak.shortenedBeeps = [(group: 0, pulse: 0, factor: 0.6), (group: 1, pulse: 2, factor: 0.6)]
+            let none = Self.evaluate(weak, trigger: .smokeAlarm)
+            #expect(none.hit == nil, "\(weak): \(none.all)")
         }
     }
 
