@@ -371,18 +371,49 @@ extension BenchCommand {
         @Option(help: "Minimum seconds per run.")
         var seconds: Double = 0.5
 
+        enum Kernel: String, ExpressibleByArgument, CaseIterable {
+            case stft, pip, motion640, motion1280, motion1920
+        }
+
+        @Option(help: "Run only this kernel: stft, pip, motion640, motion1280 or motion1920.")
+        var only: Kernel?
+
+        @Option(
+            help: """
+                Fixed work instead of timed runs: exactly N units per kernel (10 s of 44.1 kHz audio, 1 Mi points, one frame), \
+                once. For instruction counts under valgrind --tool=callgrind (make bench-instructions).
+                """)
+        var iterations: Int?
+
+        func validate() throws {
+            if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
+        }
+
         func run() throws {
             var results: [(String, JSONValue)] = []
-            results.append(("stftFramesPerSecond", .number(Self.stftFramesPerSecond(runs: runs, seconds: seconds).rounded())))
-            results.append(("pointInPolygonPointsPerSecond", .number(Self.pipPointsPerSecond(runs: runs, seconds: seconds).rounded())))
+            let kernels = only.map { [$0] } ?? Kernel.allCases
+            // With --iterations: one run of exactly that many units (seconds = 0 stops after the first unit batch).
+            let runs = iterations == nil ? self.runs : 1
+            let seconds = iterations == nil ? self.seconds : 0
+            Self.fixedUnits = iterations
+            if kernels.contains(.stft) {
+                results.append(("stftFramesPerSecond", .number(Self.stftFramesPerSecond(runs: runs, seconds: seconds).rounded())))
+            }
+            if kernels.contains(.pip) {
+                results.append(("pointInPolygonPointsPerSecond", .number(Self.pipPointsPerSecond(runs: runs, seconds: seconds).rounded())))
+            }
             var motion: [(String, JSONValue)] = []
-            for (w, h) in [(640, 360), (1280, 720), (1920, 1080)] {
+            for (kernel, w, h) in [(Kernel.motion640, 640, 360), (.motion1280, 1280, 720), (.motion1920, 1920, 1080)] where kernels.contains(kernel) {
                 motion.append(("\(w)x\(h)", .number(Self.motionFramesPerSecond(width: w, height: h, runs: runs, seconds: seconds).rounded())))
             }
-            results.append(("motionFramesPerSecond", .object(JSONObject(motion))))
+            if !motion.isEmpty { results.append(("motionFramesPerSecond", .object(JSONObject(motion)))) }
+            if let iterations { results.append(("iterations", .number(Double(iterations)))) }
             results.append(("cores", .number(1)))
             print(JSONValue.object(JSONObject(results)).serialized(.pretty))
         }
+
+        /// With `--iterations`: the exact number of calls of each kernel's body.
+        nonisolated(unsafe) static var fixedUnits: Int?
 
         static func timed(runs: Int, seconds: Double, _ body: () -> Int) -> Double {
             var best = 0.0
@@ -390,7 +421,11 @@ extension BenchCommand {
                 var units = 0
                 let start = threadCPUSeconds()
                 var elapsed = 0.0
-                while elapsed < seconds {
+                if let fixed = fixedUnits {
+                    for _ in 0..<fixed { units += body() }
+                    elapsed = max(threadCPUSeconds() - start, 1e-9)
+                }
+                while fixedUnits == nil && elapsed < seconds {
                     units += body()
                     elapsed = threadCPUSeconds() - start
                 }

@@ -105,6 +105,11 @@ struct BenchCommandTests {
         for size in ["640x360", "1280x720", "1920x1080"] {
             #expect((json["motionFramesPerSecond"]?[size]?.doubleValue ?? 0) > 0, "no motion figure at \(size)")
         }
+        // Fixed work for instruction counting: one kernel, exactly N units.
+        let fixed = try JSONValue.parse(try CommandRunner.run(["bench", "kernels", "--only", "pip", "--iterations", "2"]).stdout)
+        #expect(fixed["iterations"]?.intValue == 2)
+        #expect((fixed["pointInPolygonPointsPerSecond"]?.doubleValue ?? 0) > 0)
+        #expect(fixed["stftFramesPerSecond"] == nil && fixed["motionFramesPerSecond"] == nil)
     }
 
     @Test("bench speed reports every detector, on one core and on all, and peak memory")
