@@ -30,6 +30,13 @@ public struct DecisionParameters: Sendable, Hashable {
     public var maxEventSeconds: Double?
     /// Longest onset refinement (seconds).
     public var onsetBacktrackSeconds: Double = 1.5
+    /// Splitting at pauses: within an event, runs of frames whose mean floor-relative band
+    /// level is at or above ``splitActivity`` (log10 units), separated by quieter stretches of at
+    /// least this long (seconds), are reported as separate events, each with the onset of its run
+    /// (nil: no splitting). Barks in a bout and phrases of speech are annotated this way.
+    public var splitPauseSeconds: Double?
+    /// Activity level for ``splitPauseSeconds`` (mean over the bands, log10 units over the band floor).
+    public var splitActivity: Double = 0.3
 
     /// Creates parameters.
     public init(threshold: Double, mergeGapSeconds: Double, gate: ImpactShatterGate? = nil) {
@@ -112,7 +119,11 @@ public final class EventTracker {
     public let startThreshold: Double
     private let releaseThreshold: Double
     private let halfStride: Double
-    private var recent: [(time: Double, available: Double, p: Double)] = []
+    private var recent: [(time: Double, available: Double, p: Double)] = {
+        var r: [(time: Double, available: Double, p: Double)] = []
+        r.reserveCapacity(3)
+        return r
+    }()
     private var active = false
     private var onset = 0.0
     private var detectedAt = 0.0
@@ -145,7 +156,9 @@ public final class EventTracker {
             maxRelative: columns[b + 11])
     }
 
-    private var keepsFrames: Bool { parameters.gate != nil || parameters.onsetActivity != nil }
+    private var keepsFrames: Bool {
+        parameters.gate != nil || parameters.onsetActivity != nil || parameters.splitPauseSeconds != nil
+    }
 
     /// Per-frame values for the gate.
     public func observeFrame(time: Double, flux: Float, lowFlux: Float, hfRatio: Float, meanRelative: Float, maxRelative: Float) {
@@ -162,15 +175,22 @@ public final class EventTracker {
 
     /// Adds one decision; appends events that ended.
     public func decide(centerTime: Double, availableTime: Double, probability: Double, into events: inout [TrackedEvent]) {
-        recent.append((centerTime, availableTime, probability))
-        if recent.count > 3 { recent.removeFirst() }
+        if recent.count == 3 {
+            recent[0] = recent[1]
+            recent[1] = recent[2]
+            recent[2] = (centerTime, availableTime, probability)
+        } else {
+            recent.append((centerTime, availableTime, probability))
+        }
         if recent.count == 1 {
             step(centerTime, availableTime, probability, &events)
             return
         }
         if recent.count == 2 { return }
-        let ps = recent.map(\.p).sorted()
-        step(recent[1].time, availableTime, ps[1], &events)
+        // Median of three, without allocating.
+        let a = recent[0].p, b = recent[1].p, c = recent[2].p
+        let median = max(min(a, b), min(max(a, b), c))
+        step(recent[1].time, availableTime, median, &events)
     }
 
     private func step(_ t: Double, _ available: Double, _ p: Double, _ events: inout [TrackedEvent]) {
@@ -228,7 +248,43 @@ public final class EventTracker {
             event.impactTime = impact
             event.shatterSeconds = shatter
         }
+        if let pause = parameters.splitPauseSeconds {
+            let runs = activeRuns(from: onset, to: event.offset, pause: pause)
+            if runs.count > 1 {
+                // Later parts are known only now (the event ended): detectedAt is the latest decision's time.
+                let latest = recent.last?.available ?? detectedAt
+                for (k, r) in runs.enumerated() {
+                    var part = event
+                    part.onset = k == 0 ? min(onset, r.start) : r.start
+                    part.offset = k == runs.count - 1 ? event.offset : r.end
+                    part.detectedAt = k == 0 ? detectedAt : max(detectedAt, latest)
+                    events.append(part)
+                }
+                return
+            }
+        }
         events.append(event)
+    }
+
+    /// Runs of active frames in [from, to] separated by pauses of at least `pause` seconds.
+    private func activeRuns(from: Double, to: Double, pause: Double) -> [(start: Double, end: Double)] {
+        let a = Float(parameters.splitActivity)
+        var runs: [(start: Double, end: Double)] = []
+        var i = framesStart
+        while i < frames.count {
+            let f = frames[i]
+            i += 1
+            if f.t < from { continue }
+            if f.t > to { break }
+            guard f.rel >= a else { continue }
+            if let last = runs.last, f.t - hop / 2 - last.end < pause {
+                runs[runs.count - 1].end = f.t + hop / 2
+            } else {
+                runs.append((f.t - hop / 2, f.t + hop / 2))
+            }
+        }
+        // A run of a single frame is a click, not a part.
+        return runs.filter { $0.end - $0.start > 1.5 * hop }
     }
 
     /// The first impact in [from, to] followed by enough shatter frames, if any.

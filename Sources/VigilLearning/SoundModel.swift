@@ -54,6 +54,10 @@ public struct SoundModel: Sendable, Hashable {
             ("onsetBacktrackSeconds", .number(decision.onsetBacktrackSeconds)),
             ("maxEventSeconds", decision.maxEventSeconds.map { .number($0) } ?? .null),
         ]
+        if let pause = decision.splitPauseSeconds {
+            d.append(("splitPauseSeconds", .number(pause)))
+            d.append(("splitActivity", .number(decision.splitActivity)))
+        }
         if let g = decision.gate {
             d.append(
                 (
@@ -148,6 +152,8 @@ public struct SoundModel: Sendable, Hashable {
         decision.onsetActivity = d["onsetActivity"]?.doubleValue
         if let v = d["onsetBacktrackSeconds"]?.doubleValue { decision.onsetBacktrackSeconds = v }
         decision.maxEventSeconds = d["maxEventSeconds"]?.doubleValue
+        decision.splitPauseSeconds = d["splitPauseSeconds"]?.doubleValue
+        if let v = d["splitActivity"]?.doubleValue { decision.splitActivity = v }
         if let g = d["impactShatterGate"] {
             var gate = ImpactShatterGate()
             if let v = g["impactFlux"]?.doubleValue { gate.impactFlux = v }

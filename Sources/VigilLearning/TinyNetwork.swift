@@ -12,17 +12,21 @@ public struct TinyNetwork: Sendable, Hashable {
     /// Hidden units.
     public let hidden: Int
     /// Per-input mean subtracted before the first layer.
-    public var mean: [Float]
+    public var mean: [Float] { didSet { fold() } }
     /// Per-input factor applied after subtracting the mean (1 / std).
-    public var scale: [Float]
+    public var scale: [Float] { didSet { fold() } }
     /// First layer, row-major `hidden x inputs`.
-    public var w1: [Float]
+    public var w1: [Float] { didSet { fold() } }
     /// First layer biases.
-    public var b1: [Float]
+    public var b1: [Float] { didSet { fold() } }
     /// Output weights.
     public var w2: [Float]
     /// Output bias.
     public var b2: Float
+    // Inference form: the normalisation folded into the first layer (w1 x scale, b1 - w1 x scale x mean),
+    // computed once; not part of the model's identity.
+    private var foldedW1: [Float] = []
+    private var foldedB1: [Float] = []
 
     /// Creates a network from its parameters.
     public init(inputs: Int, hidden: Int, mean: [Float], scale: [Float], w1: [Float], b1: [Float], w2: [Float], b2: Float) {
@@ -36,21 +40,51 @@ public struct TinyNetwork: Sendable, Hashable {
         self.b1 = b1
         self.w2 = w2
         self.b2 = b2
+        fold()
     }
 
-    /// The output logit for `x` (`inputs` values). `scratch` must hold `inputs` floats.
+    private mutating func fold() {
+        let n = inputs
+        var fw = [Float](repeating: 0, count: hidden * n)
+        var fb = b1
+        for h in 0..<hidden {
+            var shift: Double = 0
+            for i in 0..<n {
+                let w = w1[h * n + i] * scale[i]
+                fw[h * n + i] = w
+                shift += Double(w) * Double(mean[i])
+            }
+            fb[h] = Float(Double(b1[h]) - shift)
+        }
+        foldedW1 = fw
+        foldedB1 = fb
+    }
+
+    public static func == (a: TinyNetwork, b: TinyNetwork) -> Bool {
+        a.inputs == b.inputs && a.hidden == b.hidden && a.mean == b.mean && a.scale == b.scale && a.w1 == b.w1 && a.b1 == b.b1
+            && a.w2 == b.w2 && a.b2 == b.b2
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(inputs)
+        h.combine(hidden)
+        h.combine(w1)
+        h.combine(b2)
+    }
+
+    /// The output logit for `x` (`inputs` values). `scratch` is unused (kept for callers' buffers):
+    /// the normalisation is folded into the first layer.
     @inline(__always)
     public func logit(_ x: UnsafeBufferPointer<Float>, scratch: UnsafeMutableBufferPointer<Float>) -> Float {
         let n = inputs
-        mean.withUnsafeBufferPointer { m in
-            scale.withUnsafeBufferPointer { s in
-                for i in 0..<n { scratch[i] = (x[i] - m[i]) * s[i] }
-            }
-        }
         var out = b2
-        w1.withUnsafeBufferPointer { w in
-            for h in 0..<hidden {
-                out += w2[h] * fastTanh(b1[h] + dot(w.baseAddress! + h * n, scratch.baseAddress!, n))
+        foldedW1.withUnsafeBufferPointer { w in
+            foldedB1.withUnsafeBufferPointer { b in
+                w2.withUnsafeBufferPointer { o in
+                    for h in 0..<hidden {
+                        out += o[h] * fastTanh(b[h] + dot(w.baseAddress! + h * n, x.baseAddress!, n))
+                    }
+                }
             }
         }
         return out
