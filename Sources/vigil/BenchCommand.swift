@@ -269,6 +269,10 @@ extension BenchCommand {
                 let t = try best { for p in paths { try Self.analyze(p, triggers: [trigger]) } }
                 rows.append((trigger.rawValue, media / t, 1))
             }
+            if available.contains(.smokeAlarm) && available.contains(.coAlarm) {
+                let alarms = try best { for p in paths { try Self.analyze(p, triggers: [.smokeAlarm, .coAlarm]) } }
+                rows.append(("smokeAlarm + coAlarm", media / alarms, 1))
+            }
             let all = try best { for p in paths { try Self.analyze(p, triggers: Set(available)) } }
             rows.append(("all \(available.count) together", media / all, 1))
             let cores = availableCores
