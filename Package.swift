@@ -75,6 +75,7 @@ let package = Package(
             name: "VigilLive",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilSynth", "VigilDSP",
+                "VigilVision", "VigilFrameIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
@@ -108,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "VigilLiveTests",
             dependencies: [
-                "VigilLive", "VigilDevice", "VigilSynth", "VigilAudioIO",
+                "VigilLive", "VigilDevice", "VigilSynth", "VigilAudioIO", "VigilFrameIO", "VigilImaging",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),

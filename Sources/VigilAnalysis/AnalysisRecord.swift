@@ -29,6 +29,7 @@ public struct AnalysisRecord: Sendable, Hashable {
     /// The record's `type` field in JSON Lines.
     public var typeName: String {
         switch content {
+        case .engine(.eventStarted): return "eventStarted"
         case .engine(.event): return "event"
         case .engine(.zoneTriggered): return "zoneTriggered"
         case .engine(.zoneStopped): return "zoneStopped"

@@ -41,6 +41,26 @@ public enum RecordEncoder {
                 break
             }
             if !event.evidence.isEmpty { members.append(("evidence", evidence(event.evidence))) }
+        case .engine(.eventStarted(let started)):
+            members.append(("id", .number(Double(started.id))))
+            members.append(("trigger", .string(started.trigger.rawValue)))
+            members.append(("start", rounded(started.start)))
+            members.append(("detectedAt", rounded(started.detectedAt)))
+            members.append(("confidence", rounded(started.confidence)))
+            if let zone = started.zone { members.append(("zone", .number(Double(zone)))) }
+            switch started.media {
+            case .range(let start)?:
+                members.append(("clip", .object(JSONObject([("kind", "range"), ("start", rounded(start))]))))
+            case .clip(let id, let start, let end)?:
+                var clip: [(String, JSONValue)] = [("kind", "clip"), ("id", .number(Double(id))), ("start", rounded(start))]
+                if let end { clip.append(("end", rounded(end))) }
+                members.append(("clip", .object(JSONObject(clip))))
+            case .snapshot(let time, let index)?:
+                members.append(("snapshot", .object(JSONObject([("index", .number(Double(index))), ("time", rounded(time))]))))
+            case nil:
+                break
+            }
+            if !started.evidence.isEmpty { members.append(("evidence", evidence(started.evidence))) }
         case .engine(.zoneTriggered(let z)), .engine(.zoneStopped(let z)):
             members.append(("zone", .number(Double(z.zone))))
             members.append(("trigger", .string(z.trigger.rawValue)))

@@ -16,6 +16,8 @@ struct AlarmChain {
     var confirmedAt: Double?
     /// Set once no further group can extend the chain.
     var finished = false
+    /// Set once the confirmed chain was reported as started (``AlarmPatternDetector/reportStarts(into:)``).
+    var startReported = false
     /// Frequency of the most prominent line (Hz) and its prominence (linear).
     var toneHz: Double
     var prominence: Float

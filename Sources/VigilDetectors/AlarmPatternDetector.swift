@@ -699,6 +699,16 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
     }
 
+    /// Reports every chain confirmed since the last call and still open as a started alarm (the
+    /// evidence so far); its complete detection follows when the pattern stops.
+    public func reportStarts(into detections: inout [Detection]) {
+        for i in chains.indices where chains[i].confirmedAt != nil && !chains[i].finished && !chains[i].startReported {
+            chains[i].startReported = true
+            emit(chains[i], into: &detections)
+            detections[detections.count - 1].phase = .started
+        }
+    }
+
     private func emit(_ chain: AlarmChain, into detections: inout [Detection]) {
         guard let confirmedAt = chain.confirmedAt else { return }
         let lines = chain.lines.sorted()

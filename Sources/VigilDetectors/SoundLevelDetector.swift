@@ -39,6 +39,7 @@ public final class SoundLevelDetector: SpectralDetector {
     private var floor: Float?
     private var onsetTime: Double?
     private var confirmedAt: Double?
+    private var startReported = false
     private var lastAboveTime: Double = 0
     private var timeAbove: Double = 0
     private var peak: Float = -120
@@ -102,24 +103,36 @@ public final class SoundLevelDetector: SpectralDetector {
         if let onset = onsetTime { close(onset: onset, into: &detections) }
     }
 
+    /// Reports the open sound once it is confirmed (the frame that confirmed it), with the
+    /// level so far; its complete detection follows after the hangover.
+    public func reportStarts(into detections: inout [Detection]) {
+        guard !startReported, let onset = onsetTime, let confirmed = confirmedAt else { return }
+        startReported = true
+        detections.append(detection(onset: onset, confirmed: confirmed, phase: .started))
+    }
+
     private func close(onset: Double, into detections: inout [Detection]) {
         defer {
             onsetTime = nil
             confirmedAt = nil
+            startReported = false
         }
         guard let confirmed = confirmedAt else { return }
+        detections.append(detection(onset: onset, confirmed: confirmed, phase: .complete))
+    }
+
+    private func detection(onset: Double, confirmed: Double, phase: Detection.Phase) -> Detection {
         let margin = Double(peak - floorAtOnset - thresholdDB)
         let confidence = min(1, max(0.5, 1 / (1 + exp(-margin / 3))))
-        detections.append(
-            Detection(
-                trigger: .sound, start: onset, end: max(lastAboveTime, confirmed), detectedAt: confirmed,
-                confidence: confidence,
-                evidence: [
-                    "peakDBFS": .number(Double(peak)),
-                    "meanDBFS": .number(levelCount > 0 ? levelSum / Double(levelCount) : Double(peak)),
-                    "noiseFloorDBFS": .number(Double(floorAtOnset)),
-                    "thresholdDB": .number(Double(thresholdDB)),
-                ]))
+        return Detection(
+            trigger: .sound, start: onset, end: max(lastAboveTime, confirmed), detectedAt: confirmed,
+            confidence: confidence,
+            evidence: [
+                "peakDBFS": .number(Double(peak)),
+                "meanDBFS": .number(levelCount > 0 ? levelSum / Double(levelCount) : Double(peak)),
+                "noiseFloorDBFS": .number(Double(floorAtOnset)),
+                "thresholdDB": .number(Double(thresholdDB)),
+            ], phase: phase)
     }
 }
 

@@ -15,9 +15,19 @@ import VigilCore
 /// ebr, also only once its clip has closed. A lifecycle stops at `T0 + min(D, max)` but is
 /// only known to have stopped when a strictly later time is seen (a detection at exactly
 /// the stop time still extends or joins it).
+///
+/// **Started activities.** A ``Detection/Phase/started`` detection (a sound the detector has
+/// confirmed and that is still going on) creates its event at once, gated, with its media
+/// and clip tracking at its `detectedAt`; the ``Detection/Phase/complete`` detection of the
+/// same activity (same trigger and `detectedAt`) later completes that event instead of
+/// creating one. An engine created with `reportsStarts` emits ``EngineRecord/eventStarted(_:)``
+/// for every event that is not final when it is created; the final ``EngineRecord/event(_:)``
+/// with the same ID follows. Batch runs have neither.
 public struct EventEngine: Sendable {
-    /// The policy in force.
-    public let policy: EventPolicy
+    /// The policy in force (replaced by ``changePolicy(to:at:)``).
+    public private(set) var policy: EventPolicy
+    /// Whether ``EngineRecord/eventStarted(_:)`` records are emitted.
+    public let reportsStarts: Bool
     /// The latest media time seen (by ``ingest(_:)`` or ``advance(to:)``); `-infinity` at first.
     public private(set) var clock: Double = -.infinity
     /// Whether ``finish(at:)`` was called; a finished engine ignores further input.
@@ -32,8 +42,11 @@ public struct EventEngine: Sendable {
     private var nextSnapshotIndex = 1
 
     /// Creates an engine with nothing open.
-    public init(policy: EventPolicy) {
+    /// - Parameter reportsStarts: also emit an ``EngineRecord/eventStarted(_:)`` record for every
+    ///   event that is not final when it is created (the live stream); `false` for batch output.
+    public init(policy: EventPolicy, reportsStarts: Bool = false) {
         self.policy = policy
+        self.reportsStarts = reportsStarts
         self.clipTracker = TriggerLifecycle(timing: policy.clipTiming)
     }
 
@@ -49,6 +62,8 @@ public struct EventEngine: Sendable {
     public mutating func ingest(_ detection: Detection) -> [EngineRecord] {
         guard !isFinished else { return [] }
         guard detection.detectedAt.isFinite else {
+            // A started detection's complete detection reports the rejection (once).
+            if detection.phase == .started { return [] }
             // JSON cannot carry NaN or infinity: record the rejection at the current media time.
             let record = Suppression(
                 trigger: detection.trigger, zone: detection.trigger.isSound ? nil : detection.zoneID,
@@ -58,13 +73,22 @@ public struct EventEngine: Sendable {
         }
         let time = Swift.max(clock, detection.detectedAt)
         var records = advance(to: time)
+        if detection.phase == .complete, let slot = startedSlot(matching: detection) {
+            // The end of an activity whose event was created at its start: already gated.
+            pending[slot].complete(with: detection)
+            records += emitFinalEvents()
+            return records
+        }
         if let (rule, reason) = gate(detection) {
-            records.append(suppression(detection, rule: rule, reason: reason))
+            // A started detection that is gated says nothing: its complete detection reports the
+            // suppression (once), as without starts.
+            if detection.phase == .complete { records.append(suppression(detection, rule: rule, reason: reason)) }
             return records
         }
         if detection.trigger.isSound {
-            records += createEvent(for: detection, zone: nil, end: detection.end, at: time)
-        } else {
+            records += createEvent(
+                for: detection, zone: nil, end: detection.phase == .started ? nil : detection.end, at: time)
+        } else if detection.phase == .complete {
             records += applyVision(detection, at: time)
         }
         records += emitFinalEvents()
@@ -85,9 +109,46 @@ public struct EventEngine: Sendable {
     public mutating func finish(at endTime: Double) -> [EngineRecord] {
         guard !isFinished else { return [] }
         var records = advance(to: endTime)
+        // Activities still going on at the end of the stream end there.
+        let end = clock.isFinite ? clock : 0
+        for slot in pending.indices where pending[slot].awaitingEnd {
+            pending[slot].end = Swift.max(pending[slot].start, end)
+            pending[slot].awaitingEnd = false
+        }
         records += closeLifecycles(before: nil)
         records += emitFinalEvents()
         isFinished = true
+        return records
+    }
+
+    /// Replaces the policy at media time `time` (a device change on a live stream): advances to
+    /// `time`, closes every open lifecycle at its scheduled stop as ``finish(at:)`` does (zone
+    /// lifecycles, vision groups, the ebr clip) and emits what became final, then continues
+    /// with `newPolicy` and fresh lifecycles. Event IDs, clip IDs and snapshot indices keep
+    /// counting. Events of activities still going on (started, not complete) carry over with
+    /// their ID and media and complete when their detector reports the end, unless `newPolicy`
+    /// gates their trigger (disabled, muted, transport inactive, liveView): then they end at
+    /// `time` and are emitted now, and the later complete detection is gated like any other.
+    public mutating func changePolicy(to newPolicy: EventPolicy, at time: Double) -> [EngineRecord] {
+        guard !isFinished else { return [] }
+        var records = time.isNaN ? [] : advance(to: time)
+        records += closeLifecycles(before: nil)
+        records += emitFinalEvents()
+        policy = newPolicy
+        groups.removeAll()
+        clipTracker = TriggerLifecycle(timing: newPolicy.clipTiming)
+        openClip = nil
+        let now = clock.isFinite ? clock : 0
+        for slot in pending.indices where pending[slot].awaitingEnd {
+            let event = pending[slot]
+            let probe = Detection(
+                trigger: event.trigger, start: event.start, end: now, detectedAt: event.detectedAt, confidence: event.confidence)
+            if gate(probe) != nil {
+                pending[slot].end = Swift.max(event.start, now)
+                pending[slot].awaitingEnd = false
+            }
+        }
+        records += emitFinalEvents()
         return records
     }
 
@@ -181,6 +242,18 @@ public struct EventEngine: Sendable {
         return records
     }
 
+    /// The event created by the started detection of `detection`'s activity, if it is still open.
+    private func startedSlot(matching detection: Detection) -> Int? {
+        var fallback: Int?
+        for slot in pending.indices where pending[slot].awaitingEnd && pending[slot].trigger == detection.trigger
+            && pending[slot].detectedAt == detection.detectedAt
+        {
+            if pending[slot].start == detection.start { return slot }
+            if fallback == nil { fallback = slot }
+        }
+        return fallback
+    }
+
     private mutating func groupIndex(trigger: EventTriggerType, zone: UInt16?) -> Int {
         if let index = groups.firstIndex(where: { $0.trigger == trigger && $0.zone == zone }) {
             return index
@@ -258,12 +331,13 @@ public struct EventEngine: Sendable {
         }
         var evidence = detection.evidence
         if detection.trigger.isVision { evidence["detections"] = .int(1) }
-        pending.append(
-            PendingEvent(
-                id: nextEventID, trigger: detection.trigger, zone: zone, start: detection.start, end: end,
-                detectedAt: detection.detectedAt, confidence: detection.confidence, evidence: evidence,
-                count: 1, isVision: detection.trigger.isVision, media: media))
+        let event = PendingEvent(
+            id: nextEventID, trigger: detection.trigger, zone: zone, start: detection.start, end: end,
+            detectedAt: detection.detectedAt, confidence: detection.confidence, evidence: evidence,
+            count: 1, isVision: detection.trigger.isVision, media: media, awaitingEnd: detection.phase == .started)
+        pending.append(event)
         nextEventID += 1
+        if reportsStarts && event.finalEvent() == nil { records.append(.eventStarted(event.startRecord())) }
         return records
     }
 
@@ -388,9 +462,38 @@ extension EventEngine {
         var count: Int
         var isVision: Bool
         var media: MediaPlan
+        /// Created by a started detection: waits for the complete one (``end`` is nil until then).
+        var awaitingEnd = false
+
+        /// Takes the final values of the activity from its complete detection.
+        mutating func complete(with detection: Detection) {
+            start = detection.start
+            end = detection.end
+            confidence = detection.confidence
+            evidence = detection.evidence
+            awaitingEnd = false
+        }
+
+        /// The early record: what is known when the event is created.
+        func startRecord() -> EventStart {
+            let known: EventStart.Media?
+            switch media {
+            case .none: known = nil
+            case .range: known = .range(start: start)
+            case .fixed(.range(let start, _)): known = .range(start: start)
+            case .fixed(.clip(let id, let start, let end)): known = .clip(id: id, start: start, end: end)
+            case .fixed(.snapshot(let time, let index)): known = .snapshot(time: time, index: index)
+            case .clip(let id, let start, let end): known = .clip(id: id, start: start, end: end)
+            }
+            var evidence = evidence
+            if isVision { evidence["detections"] = .int(count) }
+            return EventStart(
+                id: id, trigger: trigger, zone: zone, start: start, detectedAt: detectedAt, confidence: confidence,
+                evidence: evidence, media: known)
+        }
 
         func finalEvent() -> Event? {
-            guard let end else { return nil }
+            guard let end, !awaitingEnd else { return nil }
             let resolved: EventMedia?
             switch media {
             case .none: resolved = nil

@@ -2,12 +2,22 @@ import Foundation
 import VigilCore
 
 /// Measures event delivery latency as a real SSE client: connects to `GET /events` over TCP on
-/// its own thread and timestamps every `event` message on arrival against the pacer's
-/// media-to-wall mapping (``LiveRunner/wallTime(forMedia:)``).
+/// its own thread and timestamps every `eventStarted` and `event` message on arrival against
+/// the pacer's media-to-wall mapping (``LiveRunner/wallTime(forMedia:)``).
 public final class LatencyProbe: @unchecked Sendable {
+    /// One record's arrival.
+    struct Arrival {
+        var id: Int
+        var trigger: String
+        var started: Bool
+        var emittedAt: Double
+        var detectedAt: Double
+        var receivedAt: Double
+    }
+
     private let client: SSEClient
     private let lock = NSLock()
-    private var arrivals: [(emittedAt: Double, detectedAt: Double, receivedAt: Double)] = []
+    private var arrivals: [Arrival] = []
     private var done = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -21,10 +31,14 @@ public final class LatencyProbe: @unchecked Sendable {
     public func start() {
         let thread = Thread { [self] in
             while let message = try? client.next() {
-                guard message.event == "event", let json = try? JSONValue.parse(message.data),
+                guard message.event == "event" || message.event == "eventStarted", let json = try? JSONValue.parse(message.data),
+                    let id = json["id"]?.intValue, let trigger = json["trigger"]?.stringValue,
                     let emitted = json["emittedAt"]?.doubleValue, let detected = json["detectedAt"]?.doubleValue
                 else { continue }
-                lock.withLock { arrivals.append((emitted, detected, message.receivedAt)) }
+                let arrival = Arrival(
+                    id: id, trigger: trigger, started: message.event == "eventStarted", emittedAt: emitted, detectedAt: detected,
+                    receivedAt: message.receivedAt)
+                lock.withLock { arrivals.append(arrival) }
             }
             client.close()
             let waiting = lock.withLock {
@@ -49,13 +63,23 @@ public final class LatencyProbe: @unchecked Sendable {
             if now { continuation.resume() }
         }
         let all = lock.withLock { arrivals }
-        var pipeline: [Double] = []
-        var detection: [Double] = []
+        var samples: [LatencyReport.Sample] = []
+        var firstIndex: [Int: Int] = [:]
         for arrival in all {
-            guard let due = runner.wallTime(forMedia: arrival.emittedAt), let detected = runner.wallTime(forMedia: arrival.detectedAt) else { continue }
-            pipeline.append(arrival.receivedAt - due)
-            detection.append(arrival.receivedAt - detected)
+            guard let detected = runner.wallTime(forMedia: arrival.detectedAt), let due = runner.wallTime(forMedia: arrival.emittedAt)
+            else { continue }
+            if let index = firstIndex[arrival.id] {
+                // The final record of an event announced earlier.
+                samples[index].final = arrival.receivedAt - detected
+                continue
+            }
+            firstIndex[arrival.id] = samples.count
+            let latency = arrival.receivedAt - detected
+            samples.append(
+                LatencyReport.Sample(
+                    trigger: arrival.trigger, announcedByStart: arrival.started, confirmation: latency,
+                    pipeline: arrival.receivedAt - due, final: arrival.started ? nil : latency))
         }
-        return LatencyReport(pipeline: pipeline, detection: detection)
+        return LatencyReport(samples: samples)
     }
 }

@@ -1,16 +1,21 @@
 import VigilSynth
 
+/// Where `vigil live` gets its media: audio (``LiveAudioSource``) or video frames
+/// (``LiveVideoSource``).
+public protocol LiveMediaSource: AnyObject {
+    /// The name records carry as `file`.
+    var name: String { get }
+    /// `true` when the media arrives in real time (stdin): it is processed as it arrives
+    /// instead of being paced by the media clock.
+    var pacedByArrival: Bool { get }
+}
+
 /// Where `vigil live` gets its audio: mono samples in media order. Implementations: a scenario
 /// rendered on the fly (``ScenarioSource``), samples in memory (``SampleBufferSource``), and in
 /// the CLI a file or raw PCM on stdin.
-public protocol LiveAudioSource: AnyObject {
+public protocol LiveAudioSource: LiveMediaSource {
     /// Samples per second.
     var sampleRate: Double { get }
-    /// The name records carry as `file`.
-    var name: String { get }
-    /// `true` when samples arrive in real time (stdin): blocks are processed as they arrive
-    /// instead of being paced by the media clock.
-    var pacedByArrival: Bool { get }
     /// Reads up to `buffer.count` samples; returns how many (0 at the end of the source).
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
     /// Starts again from the beginning (for `--loop`); returns `false` when the source cannot.

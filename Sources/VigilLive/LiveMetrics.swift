@@ -23,7 +23,7 @@ public final class LiveMetrics: @unchecked Sendable {
     public func recordPublished(_ record: LiveRecord) {
         lock.withLock {
             recordsByType[record.type, default: 0] += 1
-            if let trigger = record.trigger { eventsByTrigger[trigger.rawValue, default: 0] += 1 }
+            if record.type == "event", let trigger = record.trigger { eventsByTrigger[trigger.rawValue, default: 0] += 1 }
             if record.type == "deviceChanged" { deviceChanges += 1 }
         }
     }

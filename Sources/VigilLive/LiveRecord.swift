@@ -4,15 +4,15 @@ import VigilCore
 public struct LiveRecord: Sendable, Hashable {
     /// Position in the stream: 1, 2, 3, ... (the SSE `id`).
     public var sequence: UInt64
-    /// The JSON `type`: `event`, `zoneTriggered`, `zoneStopped`, `suppressed`, `warning`,
-    /// `deviceChanged` or `end`.
+    /// The JSON `type`: `eventStarted`, `event`, `zoneTriggered`, `zoneStopped`, `suppressed`,
+    /// `warning`, `deviceChanged` or `end`.
     public var type: String
-    /// The trigger of an `event` record.
+    /// The trigger of an `event` or `eventStarted` record.
     public var trigger: EventTriggerType?
     /// Media time (seconds) at which the pipeline emitted the record: the end of the block
     /// whose processing produced it.
     public var emittedAt: Double
-    /// The detection time of an `event` record (media seconds).
+    /// The detection time of an `event` or `eventStarted` record (media seconds).
     public var detectedAt: Double?
     /// The compact JSON object, one line.
     public var line: String

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Drives a ``LiveSession`` from a ``LiveAudioSource`` on its own thread: reads blocks, paces
-/// them by the media clock (`speed` × real time; or by arrival for real-time sources), and
-/// hands them to the session. Media time drives analysis; the wall clock only decides when a
+/// Drives a ``LiveSession`` from a ``LiveAudioSource`` (blocks of samples) or a
+/// ``LiveVideoSource`` (frames) on its own thread: reads the media, paces it by the media clock
+/// (`speed` × real time; or by arrival for real-time sources), and hands it to the session.
+/// A block is due when its last sample is; a frame at its media time. Media time drives analysis; the wall clock only decides when a
 /// block is processed. Detection never waits for stream clients (the hub never blocks).
 public final class LiveRunner: @unchecked Sendable {
     /// How to run.
@@ -11,7 +12,8 @@ public final class LiveRunner: @unchecked Sendable {
         public var speed: Double
         /// Start the source again at its end (media time keeps increasing).
         public var loop: Bool
-        /// Block length in seconds of media.
+        /// Audio block length in seconds of media (10 ms: a confirmation is processed at most
+        /// one block after its media time).
         public var blockDuration: Double
         /// Stop after this much media (seconds); `nil`: at the end of the source.
         public var maxMediaTime: Double?
@@ -30,7 +32,7 @@ public final class LiveRunner: @unchecked Sendable {
     /// The session fed.
     public let session: LiveSession
     /// The source read.
-    public let source: any LiveAudioSource
+    public let source: any LiveMediaSource
     /// The options.
     public let options: Options
 
@@ -41,8 +43,10 @@ public final class LiveRunner: @unchecked Sendable {
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var wallStart: Double?
 
-    /// Creates a runner.
-    public init(session: LiveSession, source: any LiveAudioSource, options: Options) {
+    /// Creates a runner. An audio source needs an audio session, a video source a video session.
+    public init(session: LiveSession, source: any LiveMediaSource, options: Options) {
+        precondition(
+            (source is any LiveVideoSource) == session.isVideo, "a video source needs a video session, an audio source an audio session")
         self.session = session
         self.source = source
         self.options = options
@@ -87,6 +91,62 @@ public final class LiveRunner: @unchecked Sendable {
     }
 
     private func run() {
+        if let video = source as? any LiveVideoSource {
+            runVideo(video)
+        } else if let audio = source as? any LiveAudioSource {
+            runAudio(audio)
+        }
+        session.finish()
+        let waiting = lock.withLock {
+            done = true
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    private func runVideo(_ source: any LiveVideoSource) {
+        let start = LiveClock.now()
+        lock.withLock { wallStart = start }
+        var nextHeartbeat = start + options.heartbeatInterval
+        var loopOffset = 0.0
+        var lastTime: Double?
+        var interval = 0.0
+        do {
+            while !lock.withLock({ stopRequested }) {
+                var next = try source.nextFrame()
+                if next == nil {
+                    guard options.loop, let last = lastTime, try source.rewind() else { break }
+                    // The next pass starts one frame interval after the last frame.
+                    loopOffset = last + max(interval, 0.001)
+                    next = try source.nextFrame()
+                }
+                guard var frame = next else { break }
+                frame.time += loopOffset
+                if let last = lastTime, frame.time > last { interval = frame.time - last }
+                lastTime = frame.time
+                if let limit = options.maxMediaTime, frame.time >= limit { break }
+                let due: Double
+                if source.pacedByArrival || options.speed <= 0 {
+                    due = LiveClock.now()
+                } else {
+                    due = start + frame.time / options.speed
+                    LiveClock.sleep(until: due)
+                }
+                session.process(frame: frame)
+                let done = LiveClock.now()
+                session.metrics.blockProcessed(mediaTime: frame.time, lag: done - due)
+                if done >= nextHeartbeat {
+                    session.hub.heartbeat()
+                    nextHeartbeat = done + options.heartbeatInterval
+                }
+            }
+        } catch {
+            lock.withLock { failure = error }
+        }
+    }
+
+    private func runAudio(_ source: any LiveAudioSource) {
         let blockSize = max(1, Int((options.blockDuration * source.sampleRate).rounded()))
         var buffer = [Float](repeating: 0, count: blockSize)
         var media: Int64 = 0
@@ -123,12 +183,5 @@ public final class LiveRunner: @unchecked Sendable {
         } catch {
             lock.withLock { failure = error }
         }
-        session.finish()
-        let waiting = lock.withLock {
-            done = true
-            defer { waiters.removeAll() }
-            return waiters
-        }
-        for waiter in waiting { waiter.resume() }
     }
 }

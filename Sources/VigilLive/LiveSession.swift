@@ -5,22 +5,34 @@ import VigilDSP
 import VigilDetectors
 import VigilDevice
 import VigilEvents
+import VigilFrameIO
+import VigilVision
 
-/// The pure core of `vigil live`: owns the analysis (the shared STFT and every sound detector
-/// this build has), the event engine and the device, consumes blocks of mono samples in media
-/// order, and publishes the records to an ``EventHub``. No wall clock and no I/O: pacing and
-/// transport live around it. Thread-safe (one lock); control changes queued on the
-/// ``DeviceController`` take effect at the start of the next block.
+/// The pure core of `vigil live`: owns the analysis, the event engine and the device, consumes
+/// media in order, and publishes the records to an ``EventHub``. An audio session (created
+/// with a sample rate) runs the shared STFT and every sound detector this build has on blocks
+/// of mono samples; a video session (``init(videoSourceName:device:explain:hub:metrics:onRecord:)``)
+/// runs the ``MotionDetector`` with the device's zones on frames. No wall clock and no I/O:
+/// pacing and transport live around it. Thread-safe (one lock); control changes queued on the
+/// ``DeviceController`` take effect at the start of the next block or frame.
 ///
-/// Device changes: the engine's policy is fixed per engine, so a change finishes the current
-/// engine at the current media time (open zone lifecycles and ebr clips close at their
-/// scheduled stop and their events are emitted) and starts a new one with the new policy; zone
-/// lifecycles restart. Event IDs, clip IDs and snapshot indices keep counting across engines.
-/// Detectors run for every available sound trigger regardless of the policy (their state is
-/// never reset), and the engine gates their detections, so a trigger disabled mid-stream
-/// stops its events from the next block and one enabled mid-stream reports at once.
+/// **Early records.** After each STFT frame the sound detectors report activities they have
+/// just confirmed (`reportStarts`), and the engine (created with `reportsStarts`) turns each
+/// into an `eventStarted` record at once; the final `event` with the same `id` follows when
+/// the activity ends (and, in ebr, its clip has closed). Vision events get an `eventStarted`
+/// when their activation begins.
+///
+/// Device changes go to ``EventEngine/changePolicy(to:at:)`` at the current media time (open
+/// zone lifecycles and ebr clips close at their scheduled stop and their events are emitted;
+/// zone lifecycles restart; event IDs, clip IDs and snapshot indices keep counting; events of
+/// sounds still going on carry over, or end at the change if the new policy gates their
+/// trigger). Sound detectors run for every available sound trigger regardless of the policy
+/// (their state is never reset), and the engine gates their detections, so a trigger disabled
+/// mid-stream stops its events from the next block and one enabled mid-stream reports at once.
+/// The motion detector takes the new zones, sensitivities and privacy zones from the next
+/// frame, keeping its background model.
 public final class LiveSession: @unchecked Sendable {
-    /// The stream's sample rate.
+    /// The stream's sample rate (audio sessions); 0 for a video session.
     public let sampleRate: Double
     /// The `file` of every record: the source's name.
     public let sourceName: String
@@ -34,19 +46,18 @@ public final class LiveSession: @unchecked Sendable {
     public let explain: Bool
 
     private let lock = NSLock()
-    private let stft: ShortTimeFourierTransform
+    private let stft: ShortTimeFourierTransform?
     private let detectors: [any SpectralDetector]
+    private let motion: MotionDetector?
     private var detections: [Detection] = []
     private var engine: EventEngine
     private var sampleCount: Int64 = 0
+    /// Video: media time of the latest frame, and the frame interval seen.
+    private var frameTime: Double?
+    private var frameInterval = 0.0
+    private var frames = 0
     private var sequence: UInt64 = 0
     private var finished = false
-    private var eventOffset = 0
-    private var clipOffset = 0
-    private var snapshotOffset = 0
-    private var maxEventID = 0
-    private var maxClipID = 0
-    private var maxSnapshot = 0
     private var onRecord: (@Sendable (LiveRecord) -> Void)?
 
     /// Creates a session for a stream at `sampleRate`.
@@ -67,12 +78,43 @@ public final class LiveSession: @unchecked Sendable {
         stft = ShortTimeFourierTransform(configuration: configuration)
         detectors = DetectorRegistry.makeDetectors(
             for: Set(DetectorRegistry.availableSoundTriggers), configuration: configuration, settings: settings)
+        motion = nil
         _ = device.takeChanges()
-        engine = EventEngine(policy: EventPolicy(device: device.current))
+        engine = EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)
     }
 
-    /// Media time consumed so far (seconds).
-    public var mediaTime: Double { lock.withLock { Double(sampleCount) / sampleRate } }
+    /// Creates a session for a video stream: motion in the device's activity zones (privacy
+    /// zones masked, whole-frame changes suppressed, as in `vigil analyze --video`).
+    /// - Parameter onRecord: as for an audio session.
+    public init(
+        videoSourceName sourceName: String, device: DeviceController, explain: Bool = false, hub: EventHub, metrics: LiveMetrics,
+        onRecord: (@Sendable (LiveRecord) -> Void)? = nil
+    ) {
+        self.sampleRate = 0
+        self.sourceName = sourceName
+        self.device = device
+        self.explain = explain
+        self.hub = hub
+        self.metrics = metrics
+        self.onRecord = onRecord
+        stft = nil
+        detectors = []
+        _ = device.takeChanges()
+        motion = MotionDetector(configuration: MotionConfiguration(device: device.current))
+        engine = EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)
+    }
+
+    /// Whether this session analyzes video frames (else audio blocks).
+    public var isVideo: Bool { motion != nil }
+
+    /// Media time consumed so far (seconds): the end of the last audio block, or the time of
+    /// the last video frame.
+    public var mediaTime: Double { lock.withLock { currentTime } }
+
+    private var currentTime: Double {
+        if motion != nil { return frameTime ?? 0 }
+        return Double(sampleCount) / sampleRate
+    }
 
     /// Whether ``finish()`` was called.
     public var isFinished: Bool { lock.withLock { finished } }
@@ -84,13 +126,16 @@ public final class LiveSession: @unchecked Sendable {
     public func process(_ samples: UnsafeBufferPointer<Float>) -> [LiveRecord] {
         lock.lock()
         defer { lock.unlock() }
-        guard !finished else { return [] }
+        guard !finished, let stft else { return [] }
         var out: [LiveRecord] = []
         applyDeviceChanges(into: &out)
         detections.removeAll(keepingCapacity: true)
         let detectors = self.detectors
         stft.process(samples) { frame in
-            for detector in detectors { detector.process(frame, into: &detections) }
+            for detector in detectors {
+                detector.process(frame, into: &detections)
+                detector.reportStarts(into: &detections)
+            }
         }
         sampleCount += Int64(samples.count)
         let now = Double(sampleCount) / sampleRate
@@ -105,8 +150,35 @@ public final class LiveSession: @unchecked Sendable {
     @discardableResult
     public func process(_ samples: [Float]) -> [LiveRecord] { samples.withUnsafeBufferPointer { process($0) } }
 
+    /// Consumes the next video frame (video sessions; frames in nondecreasing media time):
+    /// applies queued device changes (new zones from this frame on), runs the motion detector,
+    /// feeds its zone detections to the engine, advances it to the frame's time, and publishes
+    /// the records. Returns them too.
+    @discardableResult
+    public func process(frame: VideoFrame) -> [LiveRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !finished, let motion else { return [] }
+        if let previous = frameTime, frame.time > previous { frameInterval = frame.time - previous }
+        let time = max(frame.time, frameTime ?? frame.time)
+        frameTime = time
+        frames += 1
+        var out: [LiveRecord] = []
+        applyDeviceChanges(into: &out)
+        let luma = frame.picture.luma
+        let result = luma.pixels.withUnsafeBufferPointer {
+            motion.process(luma: $0, width: luma.width, height: luma.height, stride: luma.width, time: time)
+        }
+        var records: [EngineRecord] = []
+        for detection in result.detections { records += engine.ingest(detection) }
+        records += engine.advance(to: time)
+        for record in records { emit(record, at: time, into: &out) }
+        return out
+    }
+
     /// Ends the stream: flushes the detectors and the engine, publishes the remaining records
-    /// and an `end` record, and closes the hub.
+    /// and an `end` record, and closes the hub. A video stream ends one frame interval after
+    /// its last frame.
     @discardableResult
     public func finish() -> [LiveRecord] {
         lock.lock()
@@ -114,13 +186,16 @@ public final class LiveSession: @unchecked Sendable {
         guard !finished else { return [] }
         finished = true
         var out: [LiveRecord] = []
+        if motion != nil, let last = frameTime {
+            frameTime = last + frameInterval
+        }
         applyDeviceChanges(into: &out)
         detections.removeAll(keepingCapacity: true)
         let detectors = self.detectors
-        stft.finish { frame in
+        stft?.finish { frame in
             for detector in detectors { detector.process(frame, into: &detections) }
         }
-        let now = Double(sampleCount) / sampleRate
+        let now = currentTime
         for detector in detectors { detector.finish(at: now, into: &detections) }
         var records: [EngineRecord] = []
         for detection in sortedDetections() { records += engine.ingest(detection) }
@@ -141,14 +216,9 @@ public final class LiveSession: @unchecked Sendable {
 
     private func applyDeviceChanges(into out: inout [LiveRecord]) {
         guard let (newDevice, changes) = device.takeChanges() else { return }
-        let now = Double(sampleCount) / sampleRate
-        for record in engine.finish(at: now) { emit(record, at: now, into: &out) }
-        eventOffset += maxEventID
-        clipOffset += maxClipID
-        snapshotOffset += maxSnapshot
-        (maxEventID, maxClipID, maxSnapshot) = (0, 0, 0)
-        engine = EventEngine(policy: EventPolicy(device: newDevice))
-        _ = engine.advance(to: now)
+        let now = currentTime
+        for record in engine.changePolicy(to: EventPolicy(device: newDevice), at: now) { emit(record, at: now, into: &out) }
+        motion?.reconfigure(MotionConfiguration(device: newDevice))
         for change in changes {
             publish(
                 type: "deviceChanged", at: now,
@@ -157,26 +227,18 @@ public final class LiveSession: @unchecked Sendable {
     }
 
     private func emit(_ record: EngineRecord, at now: Double, into out: inout [LiveRecord]) {
-        var record = record
         if case .suppressed = record, !explain { return }
         var trigger: EventTriggerType?
         var detectedAt: Double?
-        if case .event(var event) = record {
-            maxEventID = max(maxEventID, event.id)
-            event.id += eventOffset
-            switch event.media {
-            case .clip(let id, let start, let end)?:
-                maxClipID = max(maxClipID, id)
-                event.media = .clip(id: id + clipOffset, start: start, end: end)
-            case .snapshot(let time, let index)?:
-                maxSnapshot = max(maxSnapshot, index)
-                event.media = .snapshot(time: time, index: index + snapshotOffset)
-            default:
-                break
-            }
+        switch record {
+        case .event(let event):
             trigger = event.trigger
             detectedAt = event.detectedAt
-            record = .event(event)
+        case .eventStarted(let started):
+            trigger = started.trigger
+            detectedAt = started.detectedAt
+        default:
+            break
         }
         let analysis = AnalysisRecord(file: sourceName, content: .engine(record))
         guard case .object(var object) = RecordEncoder.json(analysis) else { return }

@@ -28,8 +28,8 @@ import VigilImaging
 ///
 /// Not thread-safe: one detector per stream. Memory is allocated per frame size, not per frame.
 public final class MotionDetector {
-    /// The configuration.
-    public let configuration: MotionConfiguration
+    /// The configuration (replaced by ``reconfigure(_:)``).
+    public private(set) var configuration: MotionConfiguration
     /// The layout for the current frame size (`nil` before the first frame).
     public private(set) var layout: ZoneLayout?
     /// Frames processed.
@@ -44,6 +44,30 @@ public final class MotionDetector {
     /// Creates a detector.
     public init(configuration: MotionConfiguration) {
         self.configuration = configuration
+    }
+
+    /// Replaces the configuration from the next frame on (a device change on a live stream: new
+    /// zones, sensitivities, privacy zones, anchor): the zone masks are rasterized again for the
+    /// current frame size, and the background and noise model carry over, so detection goes on
+    /// without a new start-up. A change that alters the working resolution (other parameters)
+    /// restarts the model at the next frame.
+    public func reconfigure(_ newConfiguration: MotionConfiguration) {
+        configuration = newConfiguration
+        guard let old = layout, let oldWorkspace = workspace else { return }
+        let newLayout = ZoneLayout(
+            configuration: newConfiguration, frameWidth: old.mapping.frameWidth, frameHeight: old.mapping.frameHeight)
+        guard newLayout.workingWidth == old.workingWidth, newLayout.workingHeight == old.workingHeight else {
+            layout = nil
+            workspace = nil
+            return
+        }
+        let newWorkspace = MotionWorkspace(layout: newLayout)
+        for i in 0..<newWorkspace.count {
+            newWorkspace.bg[i] = oldWorkspace.bg[i]
+            newWorkspace.noise[i] = oldWorkspace.noise[i]
+        }
+        layout = newLayout
+        workspace = newWorkspace
     }
 
     /// Analyses a gray (or colour, converted to luma) image at media time `time` (seconds).

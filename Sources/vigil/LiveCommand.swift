@@ -12,12 +12,17 @@ struct LiveCommand: ParsableCommand {
         abstract: "Stream events as they happen from a file, stdin or a scenario, with an HTTP API.",
         discussion: """
             SOURCE is an audio file (paced at real time, or --speed N; --loop repeats it with media time \
-            running on), "-" for raw PCM on stdin (signed 16-bit little-endian, --rate and --channels; \
-            processed as it arrives), or a scenario JSON (rendered on the fly by the code behind vigil synth).
+            running on), a y4m video file (frames paced by their media time; motion in the device's \
+            activity zones), "-" for stdin (raw PCM with --rate and --channels: signed 16-bit \
+            little-endian; without --rate: y4m frames, e.g. from ffmpeg -f yuv4mpegpipe; processed as \
+            they arrive), or a scenario JSON (rendered on the fly by the code behind vigil synth).
 
             Records go to stdout as JSON Lines (docs/output-schema.md, plus the live keys "seq" and \
-            "emittedAt" and the live types "deviceChanged" and "end") and to an HTTP server \
-            (docs/live.md), by default on 127.0.0.1:8787:
+            "emittedAt" and the live types "eventStarted", "deviceChanged" and "end") and to an HTTP \
+            server (docs/live.md), by default on 127.0.0.1:8787. An event is announced by an \
+            "eventStarted" record as soon as its detector confirms it (a sound, an alarm pattern, the \
+            first motion in a zone), and reported by its "event" record (same "id") when it is final.
+            
               GET  /events             Server-Sent Events (WebSocket: Upgrade)
               GET  /device             device state (device-file JSON)
               GET  /health, /metrics   status; Prometheus text
@@ -31,7 +36,8 @@ struct LiveCommand: ParsableCommand {
               PUT  /transport          transport status and trigger options
               PUT  /audio              microphone and recording-microphone mute
             Control requests are validated like device files; errors are 4xx with \
-            {"status","field","reason"}. Changes take effect from the next 10 ms block. On a non-loopback \
+            {"status","field","reason"}. Changes take effect from the next 10 ms block or video frame \
+            (zones: from the next frame). On a non-loopback \
             address the control endpoints need "Authorization: Bearer TOKEN" (--token-file is then required).
 
             A session with curl (docs/live.md has the full walk-through):
@@ -52,12 +58,19 @@ struct LiveCommand: ParsableCommand {
               curl localhost:8787/metrics
               curl localhost:8787/device > now.json
 
+            Video from a camera or a clip, zones changed while it runs:
+              ffmpeg -i clip.mp4 -f yuv4mpegpipe - | vigil live - \
+                --device Samples/front-door.json &
+              curl -X PUT localhost:8787/zones/1 -d '{"name":"Porch",
+                "use":"motion","vertices":[{"x":0,"y":1000},
+                {"x":2048,"y":1000},{"x":2048,"y":2048}]}'
+
             The run ends at the end of SOURCE (without --loop; use --linger to keep serving) or on \
             Ctrl-C; both finish the stream with an "end" record. Exit status: 0, 1 when the source \
             failed while streaming, 2 for usage, device-file or scenario errors.
             """)
 
-    @Argument(help: "Audio file, scenario JSON, or - for raw PCM on stdin.")
+    @Argument(help: "Audio file, y4m video file, scenario JSON, or - for stdin (raw PCM with --rate, else y4m).")
     var source: String
 
     @Option(help: "Device file (JSON, see docs/device-file.md). Without it, the built-in default device applies.")
@@ -75,7 +88,7 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "File holding the bearer token the control endpoints require (mandatory on non-loopback addresses).")
     var tokenFile: String?
 
-    @Option(help: "Sample rate of raw PCM on stdin.")
+    @Option(help: "Sample rate of raw PCM on stdin (without it, stdin is read as y4m video).")
     var rate: Int?
 
     @Option(help: "Channels of raw PCM on stdin.")
@@ -110,8 +123,10 @@ struct LiveCommand: ParsableCommand {
         guard blockMs >= 1 && blockMs <= 1000 else { throw ValidationError("--block-ms must be 1...1000") }
         if let stopAfter, !(stopAfter > 0 && stopAfter.isFinite) { throw ValidationError("--stop-after must be a positive number of seconds") }
         if source == "-" {
-            guard let rate, (8_000...192_000).contains(rate) else { throw ValidationError("stdin PCM needs --rate 8000...192000") }
+            if let rate, !(8_000...192_000).contains(rate) { throw ValidationError("stdin PCM needs --rate 8000...192000") }
             if loop { throw ValidationError("--loop does not apply to stdin") }
+        } else if rate != nil {
+            throw ValidationError("--rate applies to raw PCM on stdin (SOURCE -)")
         }
         if measureLatency && (source == "-" || speed == 0) { throw ValidationError("--measure-latency needs a paced file or scenario source") }
     }
@@ -142,9 +157,9 @@ struct LiveCommand: ParsableCommand {
         }
         for warning in loadedDevice.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
 
-        let audioSource: any LiveAudioSource
+        let mediaSource: any LiveMediaSource
         do {
-            audioSource = try makeSource()
+            mediaSource = try makeSource()
         } catch let failure as ScenarioLoadFailure {
             fail(failure.description)
         } catch {
@@ -155,11 +170,18 @@ struct LiveCommand: ParsableCommand {
         let hub = EventHub(clientBufferCapacity: clientBuffer, metrics: metrics)
         let controller = DeviceController(device: loadedDevice.device)
         let output = StdoutLineWriter(enabled: !quiet)
-        let session = LiveSession(
-            sampleRate: audioSource.sampleRate, sourceName: audioSource.name, device: controller, settings: loadedDevice.settings,
-            explain: explain, hub: hub, metrics: metrics, onRecord: { output.write($0.line) })
+        let session: LiveSession
+        if let audioSource = mediaSource as? any LiveAudioSource {
+            session = LiveSession(
+                sampleRate: audioSource.sampleRate, sourceName: audioSource.name, device: controller, settings: loadedDevice.settings,
+                explain: explain, hub: hub, metrics: metrics, onRecord: { output.write($0.line) })
+        } else {
+            session = LiveSession(
+                videoSourceName: mediaSource.name, device: controller, explain: explain, hub: hub, metrics: metrics,
+                onRecord: { output.write($0.line) })
+        }
         let runner = LiveRunner(
-            session: session, source: audioSource,
+            session: session, source: mediaSource,
             options: LiveRunner.Options(
                 speed: source == "-" ? 0 : speed, loop: loop, blockDuration: blockMs / 1000, maxMediaTime: stopAfter))
         let server = LiveServer(session: session, configuration: configuration)
@@ -172,16 +194,21 @@ struct LiveCommand: ParsableCommand {
         Foundation.exit(status)
     }
 
-    private func makeSource() throws -> any LiveAudioSource {
+    private func makeSource() throws -> any LiveMediaSource {
         if source == "-" {
-            return StdinPCMSource(sampleRate: rate!, channels: channels)
+            if let rate { return StdinPCMSource(sampleRate: rate, channels: channels) }
+            do {
+                return try Y4MVideoSource(path: "-")
+            } catch {
+                throw SourceReadError(reason: "\(error) (raw PCM on stdin needs --rate)")
+            }
         }
         if source.lowercased().hasSuffix(".json") {
             let loaded = try ScenarioLoader.load(path: source)
             return ScenarioSource(renderer: try ScenarioRenderer(scenario: loaded.scenario, clips: loaded.clips), name: source)
         }
         if source.lowercased().hasSuffix(".y4m") {
-            throw SourceReadError(reason: "\(source): y4m video is not supported by vigil live yet (audio sources only)")
+            return try Y4MVideoSource(path: source)
         }
         return try FileAudioSource(path: source)
     }

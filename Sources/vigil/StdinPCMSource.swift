@@ -37,7 +37,7 @@ final class StdinPCMSource: LiveAudioSource {
         if !checkedHeader {
             checkedHeader = true
             if leftover.starts(with: Array("YUV4MPEG2".utf8)) {
-                throw SourceReadError(reason: "stdin carries y4m video: vigil live has no streaming vision detector yet (audio only)")
+                throw SourceReadError(reason: "stdin carries y4m video, not raw PCM: leave out --rate (and --channels) to stream it as video")
             }
         }
         let frames = min(buffer.count, leftover.count / frameBytes)

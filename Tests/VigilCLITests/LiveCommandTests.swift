@@ -26,12 +26,70 @@ struct LiveCommandTests {
     @Test func helpShowsTheAPIAndACurlSession() throws {
         let help = try CommandRunner.run(["live", "--help"])
         #expect(help.status == 0)
-        for text in ["GET  /events", "POST /zones", "--token-file", "curl -N localhost:8787/events", "--speed", "--loop"] {
+        for text in ["GET  /events", "POST /zones", "--token-file", "curl -N localhost:8787/events", "--speed", "--loop", "y4m", "eventStarted"] {
             #expect(help.stdout.contains(text), "missing \(text)")
         }
     }
 
-    @Test func y4mOnStdinIsRefusedClearly() throws {
+    /// y4m bytes: 160 x 120 mono at 10 fps over `seconds`, a textured background and a bright
+    /// square sweeping rows 90...109 (the front-door porch zone) from 2 to 4 s.
+    static func movingSquareY4M(seconds: Double) -> Data {
+        let (width, height) = (160, 120)
+        var state: UInt32 = 99
+        var background = [UInt8](repeating: 0, count: width * height)
+        for i in background.indices {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            background[i] = UInt8(40 + (i % width) * 50 / width + Int(state >> 28) + (((i % width) / 8 + (i / width) / 8) % 2) * 10)
+        }
+        var bytes = Array("YUV4MPEG2 W\(width) H\(height) F10:1 Ip A1:1 Cmono\n".utf8)
+        for frame in 0..<Int(seconds * 10) {
+            let time = Double(frame) / 10
+            var picture = background
+            if time >= 2 && time <= 4 {
+                let left = 30 + (frame * 3) % 70
+                for y in 90..<110 { for x in left..<(left + 24) { picture[y * width + x] = 235 } }
+            }
+            bytes += Array("FRAME\n".utf8) + picture
+        }
+        return Data(bytes)
+    }
+
+    /// y4m frames on stdin (no --rate): motion in the porch zone is announced and reported.
+    @Test(arguments: [true, false])
+    func streamsY4MVideo(fromStdin: Bool) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let y4m = dir.appendingPathComponent("porch.y4m")
+        try Self.movingSquareY4M(seconds: 6).write(to: y4m)
+        let options = ["--device", "Samples/front-door.json", "--listen", "127.0.0.1:0"]
+        let result =
+            fromStdin
+            ? try CommandRunner.run(["live", "-"] + options, stdin: y4m)
+            : try CommandRunner.run(["live", y4m.path, "--speed", "0"] + options)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.lines
+        let name = fromStdin ? "stdin" : y4m.path
+        #expect(lines.allSatisfy { $0.contains(#""file":"\#(name)""#) })
+        let started = lines.filter { $0.contains(#""type":"eventStarted""#) }
+        #expect(started.count == 1 && started.first?.contains(#""trigger":"motion""#) == true && started.first?.contains(#""zone":1"#) == true)
+        #expect(lines.contains { $0.contains(#""type":"zoneTriggered""#) && $0.contains(#""zone":1"#) })
+        #expect(lines.filter { $0.contains(#""type":"event""#) && $0.contains(#""zone":1"#) }.count == 1)
+        #expect(lines.last?.contains(#""type":"end""#) == true)
+    }
+
+    @Test func notY4MOnStdinWithoutRateIsRefusedClearly() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pcm = dir.appendingPathComponent("in.pcm")
+        try Data(repeating: 0, count: 8000).write(to: pcm)  // PCM, no header line
+        let result = try CommandRunner.run(["live", "-", "--listen", "127.0.0.1:0"], stdin: pcm)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("YUV4MPEG2") && result.stderr.contains("--rate"), "\(result.stderr)")
+    }
+
+    @Test func y4mOnStdinWithRateIsRefusedClearly() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

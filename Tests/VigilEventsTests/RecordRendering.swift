@@ -5,6 +5,7 @@ import VigilEvents
 ///
 /// - `event#1 motion z1 0..15 @0 c1 n2 none`
 /// - `event#2 glassBreak z- 4.5..5.5 @5 c0.8 clip#1 1..15 peakTime=5`
+/// - `started#3 sound z- 1.9.. @2 range 1.9..` (an event start; ebr: `clip#1 0..`)
 /// - `triggered z1 motion @0`, `stopped z1 motion @15 actionStopped`
 /// - `suppressed motion z1 @11 triggers.blindDuration event`
 enum RecordRendering {
@@ -44,6 +45,16 @@ enum RecordRendering {
                 text += " \(key)=\(evidence(event.evidence[key]!))"
             }
             return text
+        case .eventStarted(let started):
+            let media: String
+            switch started.media {
+            case nil: media = "none"
+            case .range(let start)?: media = "range \(number(start)).."
+            case .clip(let id, let start, let end)?: media = "clip#\(id) \(number(start))..\(end.map(number) ?? "")"
+            case .snapshot(let time, let index)?: media = "snap#\(index) @\(number(time))"
+            }
+            return "started#\(started.id) \(started.trigger.rawValue) \(zone(started.zone)) "
+                + "\(number(started.start)).. @\(number(started.detectedAt)) \(media)"
         case .zoneTriggered(let record):
             return "triggered \(zone(record.zone)) \(record.trigger.rawValue) @\(number(record.time))"
         case .zoneStopped(let record):

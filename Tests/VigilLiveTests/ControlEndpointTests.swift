@@ -226,10 +226,19 @@ struct ControlEndpointTests {
         #expect(LatencyReport.quantile(values, 0.5) == 0.05)
         #expect(LatencyReport.quantile(values, 0.99) == 0.099)
         #expect(LatencyReport.quantile([], 0.5) == 0)
-        let report = LatencyReport(pipeline: [0.001, 0.002, 0.010], detection: [0.9, 1.0, 1.1])
-        #expect(report.json["medianMs"]?.doubleValue == 2)
-        #expect(report.json["p99Ms"]?.doubleValue == 10)
+        let report = LatencyReport(samples: [
+            .init(trigger: "sound", announcedByStart: true, confirmation: 0.012, pipeline: 0.001, final: 0.9),
+            .init(trigger: "sound", announcedByStart: true, confirmation: 0.020, pipeline: 0.002, final: 1.0),
+            .init(trigger: "smokeAlarm", announcedByStart: false, confirmation: 0.030, pipeline: 0.010, final: 0.030),
+        ])
+        #expect(report.json["medianMs"]?.doubleValue == 20)
+        #expect(report.json["p99Ms"]?.doubleValue == 30)
+        #expect(report.json["pipelineMedianMs"]?.doubleValue == 2)
+        #expect(report.json["finalP99Ms"]?.doubleValue == 1000)
         #expect(report.json["events"]?.intValue == 3)
+        #expect(report.json["started"]?.intValue == 2)
+        #expect(report.json["byTrigger"]?["sound"]?["medianMs"]?.doubleValue == 12)
+        #expect(report.json["byTrigger"]?["smokeAlarm"]?["events"]?.intValue == 1)
     }
 
     @Test func listenAddressAndTokenComparison() {

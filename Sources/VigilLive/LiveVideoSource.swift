@@ -1,0 +1,79 @@
+import VigilFrameIO
+
+/// Where `vigil live` gets video: frames in nondecreasing media time. Implementations:
+/// ``Y4MVideoSource`` (a y4m file or stdin) and ``FrameListSource`` (frames in memory).
+public protocol LiveVideoSource: LiveMediaSource {
+    /// The next frame (its `time` in the source's own media time), or `nil` at the end.
+    func nextFrame() throws -> VideoFrame?
+    /// Starts again from the first frame (for `--loop`); returns `false` when the source cannot.
+    func rewind() throws -> Bool
+}
+
+/// A YUV4MPEG2 stream read frame by frame (``Y4MReader``): a file, paced by the frames' media
+/// time, or stdin (`-`), processed as frames arrive. Memory: one frame and the read buffer.
+public final class Y4MVideoSource: LiveVideoSource {
+    /// The path given (`-` for stdin).
+    public let path: String
+    /// `stdin` for `-`, else the path.
+    public let name: String
+    private var reader: Y4MReader<FileDescriptorReader>
+
+    /// Opens `path` ("-": standard input) and reads the y4m header.
+    /// - Throws: ``FrameSourceError`` naming the source (unreadable, empty, bad header).
+    public init(path: String) throws {
+        self.path = path
+        name = path == "-" ? "stdin" : path
+        reader = try Self.open(path, name: name)
+    }
+
+    /// The stream header (size, frame rate).
+    public var header: Y4MHeader { reader.header }
+
+    /// Stdin streams are processed as they arrive.
+    public var pacedByArrival: Bool { path == "-" }
+
+    /// The next frame, or `nil` at a clean end of stream.
+    public func nextFrame() throws -> VideoFrame? { try reader.nextFrame() }
+
+    /// Reopens the file (stdin cannot be rewound).
+    public func rewind() throws -> Bool {
+        guard path != "-" else { return false }
+        reader = try Self.open(path, name: name)
+        return true
+    }
+
+    private static func open(_ path: String, name: String) throws -> Y4MReader<FileDescriptorReader> {
+        // Small reads: a pipe delivers each frame as soon as it is written.
+        try Y4MReader(source: try FileDescriptorReader(path: path), name: name, readSize: 64 * 1024)
+    }
+}
+
+/// Frames held in memory (tests, short clips), paced by their media time.
+public final class FrameListSource: LiveVideoSource {
+    /// The frames.
+    public let frames: [VideoFrame]
+    /// The source name.
+    public let name: String
+    /// Paced by the media clock.
+    public var pacedByArrival: Bool { false }
+    private var position = 0
+
+    /// Creates a source over `frames`.
+    public init(frames: [VideoFrame], name: String = "frames") {
+        self.frames = frames
+        self.name = name
+    }
+
+    /// The next frame.
+    public func nextFrame() throws -> VideoFrame? {
+        guard position < frames.count else { return nil }
+        defer { position += 1 }
+        return frames[position]
+    }
+
+    /// Starts again.
+    public func rewind() throws -> Bool {
+        position = 0
+        return true
+    }
+}

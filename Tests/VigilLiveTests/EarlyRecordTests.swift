@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import VigilCore
+import VigilDevice
+import VigilLive
+import VigilSynth
+
+/// `eventStarted`: an event is announced at confirmation, over SSE, while its activity goes on.
+@Suite("Early records: eventStarted at confirmation")
+struct EarlyRecordTests {
+    /// A 16 kHz scenario with `items` over pink noise.
+    static func scenario(duration: Double, items: String) throws -> Scenario {
+        try Scenario.decode(
+            Array(#"{"sampleRate":16000,"duration":\#(duration),"seed":3,"background":{"noise":{"level":-55,"colour":"pink"}},"items":[\#(items)]}"#.utf8))
+    }
+
+    static func events(_ client: some TestClientProtocol) async throws -> [(event: String, json: JSONValue)] {
+        let body = String(buffer: try await client.execute(uri: "/events?after=0", method: .get).body)
+        return LiveTestSupport.sseMessages(body).filter { $0.event == "event" || $0.event == "eventStarted" }
+    }
+
+    /// The started record is on the SSE stream while the sound and the alarm still go on; the
+    /// final record with the same ID follows when they end.
+    @Test(arguments: [
+        (EventTriggerType.sound, #"{"type":"noise","start":1,"duration":3,"level":-15}"#, 30.0, 2.0, 4.0),
+        (EventTriggerType.smokeAlarm, #"{"type":"t3","start":1,"cycles":5,"level":-20}"#, 30.0, 13.0, 19.5),
+    ])
+    func startedRecordArrivesOverSSEBeforeTheActivityEnds(
+        trigger: EventTriggerType, item: String, duration: Double, midway: Double, activityEnd: Double
+    ) async throws {
+        let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [trigger]))
+        let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try Self.scenario(duration: duration, items: item)), session: stack.session)
+        try await stack.server.makeApplication().test(.router) { client in
+            feeder.feed(until: midway)
+            let early = try await Self.events(client).filter { $0.json["trigger"]?.stringValue == trigger.rawValue }
+            #expect(early.map(\.event) == ["eventStarted"], "\(early.map(\.json))")
+            let started = try #require(early.first?.json)
+            let detectedAt = try #require(started["detectedAt"]?.doubleValue)
+            let emittedAt = try #require(started["emittedAt"]?.doubleValue)
+            // Emitted within one 10 ms block of the confirmation, long before the activity ends.
+            #expect(emittedAt >= detectedAt && emittedAt - detectedAt <= 0.03, "\(started)")
+            #expect(emittedAt < activityEnd - 1)
+            #expect(started["end"] == nil)
+            #expect(started["clip"]?["kind"]?.stringValue == "range" && started["clip"]?["end"] == nil)
+            feeder.feed(until: duration)
+            stack.session.finish()
+            let all = try await Self.events(client).filter { $0.json["trigger"]?.stringValue == trigger.rawValue }
+            #expect(all.map(\.event) == ["eventStarted", "event"])
+            let final = try #require(all.last?.json)
+            #expect(final["id"] == started["id"] && final["detectedAt"] == started["detectedAt"])
+            #expect(final["start"] == started["start"])
+            #expect(abs((final["end"]?.doubleValue ?? 0) - activityEnd) < 0.6, "\(final)")
+            #expect((final["emittedAt"]?.doubleValue ?? 0) > activityEnd)
+        }
+    }
+
+    /// A trigger disabled while its sound goes on: the event ends at the change, and nothing
+    /// more of that trigger is reported until it is enabled again.
+    @Test func triggerDisabledWhileASoundGoesOnEndsItsEventAndStopsTheOthers() async throws {
+        let items = #"{"type":"noise","start":1,"duration":4,"level":-15},{"type":"noise","start":7,"duration":0.5,"level":-15},{"type":"noise","start":12,"duration":0.5,"level":-15}"#
+        let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [.sound]))
+        let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try Self.scenario(duration: 15, items: items)), session: stack.session)
+        try await stack.server.makeApplication().test(.router) { client in
+            feeder.feed(until: 3)
+            #expect(try await Self.events(client).map(\.event) == ["eventStarted"])
+            let off = try await client.execute(
+                uri: "/event-detection-triggers", method: .post,
+                body: LiveTestSupport.body(#"[{"eventTriggerType":"sound","enablementStatus":"disabled"}]"#))
+            #expect(off.status == .ok)
+            feeder.feed(until: 10)
+            let during = try await Self.events(client)
+            #expect(during.map(\.event) == ["eventStarted", "event"], "\(during.map(\.json))")
+            // Cut at the change (3 s), not at the end of the sound (5 s).
+            #expect(abs((during.last?.json["end"]?.doubleValue ?? 0) - 3) < 0.02)
+            let on = try await client.execute(
+                uri: "/event-detection-triggers", method: .post,
+                body: LiveTestSupport.body(#"[{"eventTriggerType":"sound","enablementStatus":"enabled"}]"#))
+            #expect(on.status == .ok)
+            feeder.feed(until: 15)
+            stack.session.finish()
+            let all = try await Self.events(client)
+            // The burst at 7 s (disabled) is missing; the one at 12 s is back, with the next ID.
+            #expect(all.map(\.event) == ["eventStarted", "event", "eventStarted", "event"])
+            #expect(abs((all[2].json["start"]?.doubleValue ?? 0) - 12) < 0.1)
+            #expect(all.map { $0.json["id"]?.intValue ?? 0 } == [1, 1, 2, 2])
+        }
+    }
+}
