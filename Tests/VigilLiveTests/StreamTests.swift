@@ -213,6 +213,8 @@ struct StreamTests {
 final class Feeder: @unchecked Sendable {
     var renderer: ScenarioRenderer
     let session: LiveSession
+    /// Every record the session published while fed, in order.
+    private(set) var published: [LiveRecord] = []
 
     init(renderer: ScenarioRenderer, session: LiveSession) {
         self.renderer = renderer
@@ -222,7 +224,7 @@ final class Feeder: @unchecked Sendable {
     func feed(until time: Double) {
         let rate = Double(renderer.scenario.sampleRate)
         while renderer.time < time - 1e-9 {
-            session.process(renderer.next(maxSamples: min(Int(rate / 100), Int(((time - renderer.time) * rate).rounded()))))
+            published += session.process(renderer.next(maxSamples: min(Int(rate / 100), Int(((time - renderer.time) * rate).rounded()))))
         }
     }
 }
