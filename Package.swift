@@ -59,7 +59,7 @@ let package = Package(
             dependencies: ["VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilVision"],
             swiftSettings: nativeFlags),
 
-        .target(name: "VigilImaging", dependencies: ["CPNG"], swiftSettings: nativeFlags),
+        .target(name: "VigilImaging", dependencies: ["VigilCore", "CPNG"], swiftSettings: nativeFlags),
         .target(
             name: "VigilVision",
             dependencies: ["VigilCore", "VigilGeometry", "VigilDevice", "VigilImaging"], swiftSettings: nativeFlags),
@@ -67,8 +67,8 @@ let package = Package(
         .target(name: "VigilReport", dependencies: ["VigilCore", "VigilImaging", "VigilDSP"], swiftSettings: nativeFlags),
 
         // System code: files.
-        .target(name: "VigilFrameIO", dependencies: ["VigilImaging"], swiftSettings: nativeFlags),
-        .target(name: "VigilAudioIO", dependencies: ["CSndFile"], swiftSettings: nativeFlags),
+        .target(name: "VigilFrameIO", dependencies: ["VigilCore", "VigilImaging"], swiftSettings: nativeFlags),
+        .target(name: "VigilAudioIO", dependencies: ["VigilCore", "CSndFile"], swiftSettings: nativeFlags),
 
         // The live event generator's HTTP server.
         .target(
@@ -113,5 +113,12 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
         .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilSynth"]),
+        .testTarget(
+            name: "VigilHostileInputTests",
+            dependencies: [
+                "VigilCore", "VigilDevice", "VigilAudioIO", "VigilImaging", "VigilFrameIO", "VigilSynth", "VigilLive",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            exclude: ["Corpus"]),
     ]
 )
