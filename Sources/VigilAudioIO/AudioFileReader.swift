@@ -73,7 +73,7 @@ public final class AudioFileReader {
                     : "\(info.channels) channels, more than the limit of \(maxChannels) \(InputLimits.Limit.audioChannels.raiseHint)")
         }
         let limitFrames = (limits.maxAudioDuration * Double(info.samplerate)).rounded(.down)
-        maxFrames = limitFrames >= 9.0e18 ? Int64.max : Int64(max(limitFrames, 0))
+        maxFrames = !(limitFrames < 9.0e18) ? Int64.max : Int64(max(limitFrames, 0))
         if Int64(info.frames) > maxFrames && Int64(info.frames) < Int64.max / 2 {
             sf_close(h)
             handle = nil
@@ -176,6 +176,7 @@ public final class AudioFileReader {
     /// "90 s", "2.5 h": a duration for messages.
     static func durationText(_ seconds: Double) -> String {
         if seconds >= 7200 { return "\(JSONValue.numberText((seconds / 360).rounded() / 10)) h" }
+        if seconds < 10 { return "\(JSONValue.numberText((seconds * 1000).rounded() / 1000)) s" }
         return "\(JSONValue.numberText((seconds * 10).rounded() / 10)) s"
     }
 

@@ -23,7 +23,7 @@ final class StdinPCMSource: LiveAudioSource {
         self.sampleRate = Double(sampleRate)
         self.channels = channels
         let frames = (maxDuration * Double(sampleRate)).rounded(.down)
-        self.maxFrames = frames >= 9.0e18 ? Int64.max : Int64(max(frames, 0))
+        self.maxFrames = !(frames < 9.0e18) ? Int64.max : Int64(max(frames, 0))
     }
 
     /// Blocks until at least one frame arrived (or stdin ended), then returns what is there.

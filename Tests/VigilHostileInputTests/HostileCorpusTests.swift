@@ -227,6 +227,9 @@ struct HostileCorpusTests {
         .timeLimit(.minutes(1)), arguments: CorpusEntry.all)
     func corpusFile(_ entry: CorpusEntry) {
         let outcome = CorpusFeeder.run(entry)
+        if ProcessInfo.processInfo.environment["VIGIL_CORPUS_VERBOSE"] != nil {
+            print("corpus\t\(entry.file)\t\(outcome.kind ?? "none")\t\(outcome.description.replacingOccurrences(of: "\n", with: " | "))")
+        }
         if entry.kind == "ok" {
             #expect(!outcome.failed, "\(entry.file): \(outcome.description)")
         } else {
@@ -235,7 +238,7 @@ struct HostileCorpusTests {
                 #expect(outcome.kind == entry.kind, "\(entry.file): kind \(outcome.kind ?? "none"), expected \(entry.kind): \(outcome.description)")
             }
         }
-        #expect(outcome.description.contains(entry.message), "\(entry.file): \"\(outcome.description)\" lacks \"\(entry.message)\"")
+        #expect(entry.message.isEmpty || outcome.description.contains(entry.message), "\(entry.file): \"\(outcome.description)\" lacks \"\(entry.message)\"")
         // Bounded work: a hostile header never makes a reader produce much.
         #expect(outcome.work < 100_000, "\(entry.file): \(outcome.work) units of work")
     }

@@ -247,10 +247,10 @@ struct HostileServerTests {
             runner.start()
             // 30 clients drip a request head one byte per 100 ms (it would take 6 s to finish).
             let drip = Array("GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "z", count: 40))\r\n\r\n".utf8)
-            async let closedAfter: [Double] = withThrowingTaskGroup(of: Double.self) { group in
+            async let closedAfter: [Double] = try await withThrowingTaskGroup(of: Double.self) { group in
                 for _ in 0..<30 {
                     group.addTask {
-                        try await Self.onThread {
+                        try await Self.onThread { () -> Double in
                             let connection = try RawHTTPConnection(port: port, timeout: 0.1)
                             let start = LiveClock.now()
                             for byte in drip {
