@@ -77,6 +77,32 @@ final class RequestHeadDeadlineHandler: ChannelInboundHandler, RemovableChannelH
     }
 }
 
+/// Closes a connection whose first request could not be parsed. With the WebSocket-upgrade
+/// pipeline the HTTP decoder's errors before the first request head reach no handler that
+/// answers them (Hummingbird's takes over only after the head), so garbage bytes would hold the
+/// connection open forever. Sits last in the pipeline set up for the connection and removes
+/// itself once the first decoded request part passes (Hummingbird handles errors from then on).
+final class FirstRequestErrorHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private var passed = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+        if !passed {
+            passed = true
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if passed {
+            context.fireErrorCaught(error)
+        } else {
+            context.close(promise: nil)
+        }
+    }
+}
+
 /// A server child channel that puts a ``RequestHeadDeadlineHandler`` in front of `base`.
 struct RequestHeadDeadlineChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
@@ -89,7 +115,12 @@ struct RequestHeadDeadlineChannel<Base: ServerChildChannel>: ServerChildChannel 
         channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(
                 RequestHeadDeadlineHandler(timeout: timeout, onTimeout: onTimeout), position: .first)
-        }.flatMap { base.setup(channel: channel, logger: logger) }
+        }.flatMap {
+            base.setup(channel: channel, logger: logger)
+        }.flatMapThrowing { value in
+            try channel.pipeline.syncOperations.addHandler(FirstRequestErrorHandler(), position: .last)
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async { await base.handle(value: value, logger: logger) }
