@@ -7,8 +7,8 @@ public struct LiveServerConfiguration: Sendable, Hashable {
     public static let defaultMaxBodySize = 64 * 1024
     /// The default nesting limit of a control body.
     public static let defaultMaxBodyDepth = 16
-    /// The default time a client has to send a request head, and a control body (10 s).
-    public static let defaultRequestTimeout: Duration = .seconds(10)
+    /// The default time a client has to send a request head, and a control body (30 s).
+    public static let defaultRequestTimeout: Duration = .seconds(30)
     /// The default time a keep-alive connection may sit idle between requests (60 s).
     public static let defaultIdleTimeout: Duration = .seconds(60)
     /// The default number of concurrent event-stream clients (SSE and WebSocket).

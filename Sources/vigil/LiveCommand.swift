@@ -105,8 +105,8 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Deepest JSON nesting of a control request body (default 16).", valueName: "N"))
     var maxBodyDepth: Int = LiveServerConfiguration.defaultMaxBodyDepth
 
-    @Option(help: ArgumentHelp("Seconds a client has to send its request head, and a control body (default 10).", valueName: "SECONDS"))
-    var requestTimeout: Double = 10
+    @Option(help: ArgumentHelp("Seconds a client has to send its request head, and a control body (default 30).", valueName: "SECONDS"))
+    var requestTimeout: Double = 30
 
     @Option(help: ArgumentHelp("Seconds an HTTP connection may sit idle between requests (default 60).", valueName: "SECONDS"))
     var idleTimeout: Double = 60

@@ -243,6 +243,24 @@ struct HostileCorpusTests {
         #expect(outcome.work < 100_000, "\(entry.file): \(outcome.work) units of work")
     }
 
+    @Test("the documented defaults, and limits that are not positive are refused")
+    func limitDefaults() {
+        let limits = InputLimits.default
+        #expect(limits.maxImageWidth == 16_384 && limits.maxImageHeight == 16_384 && limits.maxImageBytes == 256 << 20)
+        #expect(limits.maxAudioDuration == 86_400 && limits.maxAudioChannels == 64)
+        #expect(limits.maxJSONBytes == 4 << 20 && limits.maxJSONDepth == 64 && limits.maxZones == 255)
+        #expect(limits.problems.isEmpty)
+        #expect(ImageLimits(limits) == ImageLimits.default)
+        #expect(JSONValue.defaultMaxDepth == limits.maxJSONDepth)
+        #expect(InputLimits(maxAudioDuration: .infinity).problems.isEmpty, "inf means no duration limit")
+        let bad = InputLimits(
+            maxImageWidth: 0, maxImageBytes: -1, maxAudioDuration: .nan, maxAudioChannels: 0, maxJSONBytes: 0, maxJSONDepth: 5000, maxZones: 0)
+        #expect(bad.problems.count == 7, "\(bad.problems)")
+        // Raising a limit admits what the default refuses.
+        let zones = CorpusEntry.all.first { $0.file == "device-max-zones-over-limit.json" }!
+        #expect(DeviceFile.decode(CorpusFeeder.bytes(zones), limits: InputLimits(maxZones: 1000)).problems.isEmpty)
+    }
+
     @Test("every error names its file or field and the reason; limit errors say how to raise the limit")
     func limitErrorsNameTheOption() {
         for entry in CorpusEntry.all where entry.limits != .default || entry.message.hasPrefix("--max") {
