@@ -99,19 +99,19 @@ struct LiveCommand: ParsableCommand {
     @Option(help: .hidden)
     var blockMs: Double = 10
 
-    @Option(help: ArgumentHelp("Largest control request body in bytes (default 65536).", valueName: "BYTES"))
+    @Option(help: ArgumentHelp("Largest control request body in bytes.", valueName: "BYTES"))
     var maxBodySize: Int = LiveServerConfiguration.defaultMaxBodySize
 
-    @Option(help: ArgumentHelp("Deepest JSON nesting of a control request body (default 16).", valueName: "N"))
+    @Option(help: ArgumentHelp("Deepest JSON nesting of a control request body.", valueName: "N"))
     var maxBodyDepth: Int = LiveServerConfiguration.defaultMaxBodyDepth
 
-    @Option(help: ArgumentHelp("Seconds a client has to send its request head, and a control body (default 30).", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Seconds a client has to send its request head, and a control body.", valueName: "SECONDS"))
     var requestTimeout: Double = 30
 
-    @Option(help: ArgumentHelp("Seconds an HTTP connection may sit idle between requests (default 60).", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Seconds an HTTP connection may sit idle between requests.", valueName: "SECONDS"))
     var idleTimeout: Double = 60
 
-    @Option(help: ArgumentHelp("Most concurrent event-stream clients, SSE and WebSocket (default 256).", valueName: "N"))
+    @Option(help: ArgumentHelp("Most concurrent event-stream clients, SSE and WebSocket.", valueName: "N"))
     var maxClients: Int = LiveServerConfiguration.defaultMaxStreamClients
 
     @OptionGroup(title: "Input limits")
