@@ -59,7 +59,7 @@ let package = Package(
             dependencies: ["VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilVision"],
             swiftSettings: nativeFlags),
 
-        .target(name: "VigilImaging", dependencies: ["CPNG"], swiftSettings: nativeFlags),
+        .target(name: "VigilImaging", dependencies: ["VigilCore", "CPNG"], swiftSettings: nativeFlags),
         .target(
             name: "VigilVision",
             dependencies: ["VigilCore", "VigilGeometry", "VigilDevice", "VigilImaging"], swiftSettings: nativeFlags),
@@ -67,15 +67,15 @@ let package = Package(
         .target(name: "VigilReport", dependencies: ["VigilCore", "VigilImaging", "VigilDSP"], swiftSettings: nativeFlags),
 
         // System code: files.
-        .target(name: "VigilFrameIO", dependencies: ["VigilImaging"], swiftSettings: nativeFlags),
-        .target(name: "VigilAudioIO", dependencies: ["CSndFile"], swiftSettings: nativeFlags),
+        .target(name: "VigilFrameIO", dependencies: ["VigilCore", "VigilImaging"], swiftSettings: nativeFlags),
+        .target(name: "VigilAudioIO", dependencies: ["VigilCore", "CSndFile"], swiftSettings: nativeFlags),
 
         // The live event generator's HTTP server.
         .target(
             name: "VigilLive",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilSynth", "VigilDSP",
-                "VigilVision", "VigilFrameIO",
+                "VigilVision", "VigilFrameIO", "VigilImaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
@@ -114,5 +114,12 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
         .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilSynth"]),
+        .testTarget(
+            name: "VigilHostileInputTests",
+            dependencies: [
+                "VigilCore", "VigilDevice", "VigilAudioIO", "VigilImaging", "VigilFrameIO", "VigilSynth", "VigilLive",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            exclude: ["Corpus"]),
     ]
 )

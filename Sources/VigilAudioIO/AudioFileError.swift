@@ -12,6 +12,8 @@ public struct AudioFileError: Error, Sendable, Hashable, CustomStringConvertible
         case unsupportedSampleRate
         /// The channel count is 0 or above the limit.
         case unsupportedChannelCount
+        /// The recording is longer than ``InputLimits/maxAudioDuration``.
+        case tooLong
         /// The file ends before the length its header declares.
         case truncated
         /// A decoding error in the middle of the stream.

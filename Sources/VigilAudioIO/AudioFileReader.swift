@@ -1,4 +1,5 @@
 import CSndFile
+import VigilCore
 
 /// Streams any file libsndfile reads (WAV, FLAC, OGG/Vorbis, AIFF, CAF, ...) as mono float
 /// samples in fixed blocks, so memory does not grow with the file's length.
@@ -8,8 +9,6 @@ import CSndFile
 public final class AudioFileReader {
     /// Supported sample rates in Hz.
     public static let supportedSampleRates: ClosedRange<Int> = 8_000...192_000
-    /// Default largest channel count accepted.
-    public static let defaultMaxChannels = 64
 
     /// The path as given.
     public let path: String
@@ -25,6 +24,10 @@ public final class AudioFileReader {
     public private(set) var framesRead: Int64 = 0
     /// Non-finite input samples replaced with silence so far.
     public private(set) var nonFiniteSampleCount: Int64 = 0
+    /// The limits applied (channel count and duration).
+    public let limits: InputLimits
+    /// Most frames read before ``AudioFileError/Kind-swift.enum/tooLong`` (from `limits.maxAudioDuration`).
+    public let maxFrames: Int64
 
     private var handle: OpaquePointer?
     private let blockFrames: Int
@@ -35,9 +38,12 @@ public final class AudioFileReader {
     /// Opens `path`. Throws ``AudioFileError`` naming the file and the reason.
     /// - Parameters:
     ///   - blockFrames: frames read from the file per call (bounds the interleaved buffer).
-    ///   - maxChannels: channel counts above this are refused.
-    public init(path: String, blockFrames: Int = 8192, maxChannels: Int = AudioFileReader.defaultMaxChannels) throws {
+    ///   - limits: channel counts above `maxAudioChannels` and recordings longer than
+    ///     `maxAudioDuration` (declared by the header, or found while reading) are refused.
+    public init(path: String, blockFrames: Int = 8192, limits: InputLimits = .default) throws {
         self.path = path
+        self.limits = limits
+        let maxChannels = limits.maxAudioChannels
         self.blockFrames = max(blockFrames, 1)
         var info = SF_INFO()
         let fileSize = AudioFileReader.fileSize(path)
@@ -62,7 +68,19 @@ public final class AudioFileReader {
             handle = nil
             throw AudioFileError(
                 path: path, kind: .unsupportedChannelCount,
-                reason: "\(info.channels) channels is outside the supported 1...\(maxChannels)")
+                reason: info.channels < 1
+                    ? "\(info.channels) channels: a recording needs at least one"
+                    : "\(info.channels) channels, more than the limit of \(maxChannels) \(InputLimits.Limit.audioChannels.raiseHint)")
+        }
+        let limitFrames = (limits.maxAudioDuration * Double(info.samplerate)).rounded(.down)
+        maxFrames = !(limitFrames < 9.0e18) ? Int64.max : Int64(max(limitFrames, 0))
+        if Int64(info.frames) > maxFrames && Int64(info.frames) < Int64.max / 2 {
+            sf_close(h)
+            handle = nil
+            throw AudioFileError(
+                path: path, kind: .tooLong,
+                reason: "header declares \(Self.durationText(Double(info.frames) / Double(info.samplerate))), longer than the "
+                    + "\(Self.durationText(limits.maxAudioDuration)) limit \(InputLimits.Limit.audioDuration.raiseHint)")
         }
         sampleRate = Int(info.samplerate)
         channelCount = Int(info.channels)
@@ -86,10 +104,22 @@ public final class AudioFileReader {
     /// that point has been delivered.
     public func readMono(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         guard let handle, buffer.count > 0 else { return 0 }
+        if framesRead >= maxFrames {
+            // Streams of unknown length (a 0xFFFFFFFF WAV size, a pipe) stop here.
+            var probe: Float = 0
+            let more = channelCount == 1 ? sf_readf_float(handle, &probe, 1) : sf_readf_float(handle, interleaved.baseAddress, 1)
+            if more > 0 {
+                throw AudioFileError(
+                    path: path, kind: .tooLong,
+                    reason: "longer than the \(Self.durationText(limits.maxAudioDuration)) limit, stopped after \(framesRead) frames "
+                        + InputLimits.Limit.audioDuration.raiseHint)
+            }
+        }
         let channels = channelCount
         var written = 0
         while written < buffer.count {
-            let want = min(blockFrames, buffer.count - written)
+            let want = Int(min(Int64(min(blockFrames, buffer.count - written)), max(maxFrames - framesRead, 0)))
+            if want == 0 { break }
             let got = Int(sf_readf_float(handle, interleaved.baseAddress, sf_count_t(want)))
             if got <= 0 { break }
             let out = buffer.baseAddress! + written
@@ -141,6 +171,13 @@ public final class AudioFileReader {
                 path: path, kind: .truncated,
                 reason: "truncated: header declares \(declared) frames, file holds \(framesRead)")
         }
+    }
+
+    /// "90 s", "2.5 h": a duration for messages.
+    static func durationText(_ seconds: Double) -> String {
+        if seconds >= 7200 { return "\(JSONValue.numberText((seconds / 360).rounded() / 10)) h" }
+        if seconds < 10 { return "\(JSONValue.numberText((seconds * 1000).rounded() / 1000)) s" }
+        return "\(JSONValue.numberText((seconds * 10).rounded() / 10)) s"
     }
 
     private static func fileSize(_ path: String) -> Int64? {

@@ -173,6 +173,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         case nestingTooDeep(limit: Int)
         /// Something other than whitespace after the top-level value.
         case trailingContent
+        /// A document of `size` bytes, more than the `limit` (nothing was parsed).
+        case documentTooLarge(size: Int, limit: Int)
     }
 
     /// What went wrong.
@@ -207,8 +209,10 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
             return "unescaped control character \(Self.hex(byte)) in string"
         case .invalidUTF8: return "invalid UTF-8"
         case .duplicateKey(let key): return "duplicate key \"\(key)\""
-        case .nestingTooDeep(let limit): return "nesting deeper than \(limit) levels"
+        case .nestingTooDeep(let limit): return "nesting deeper than \(limit) levels \(InputLimits.Limit.jsonDepth.raiseHint)"
         case .trailingContent: return "unexpected content after the JSON value"
+        case .documentTooLarge(let size, let limit):
+            return "document is \(size) bytes, more than the \(InputLimits.byteText(limit)) limit \(InputLimits.Limit.jsonBytes.raiseHint)"
         }
     }
 
@@ -227,8 +231,13 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension JSONValue {
-    /// The default limit on nested arrays and objects.
-    public static let defaultMaxDepth = 64
+    /// The default limit on nested arrays and objects (``InputLimits/maxJSONDepth``).
+    public static let defaultMaxDepth = InputLimits.default.maxJSONDepth
+
+    /// Parses `bytes` within `limits` (``InputLimits/maxJSONBytes`` and ``InputLimits/maxJSONDepth``).
+    public static func parse<Bytes: Sequence<UInt8>>(_ bytes: Bytes, limits: InputLimits) throws(JSONParseError) -> JSONValue {
+        try parse(bytes, maxDepth: limits.maxJSONDepth, maxBytes: limits.maxJSONBytes)
+    }
 
     /// Parses strict RFC 8259 JSON text from UTF-8 bytes (`[UInt8]`, `Data`, ...).
     ///
@@ -237,10 +246,14 @@ extension JSONValue {
     /// `NaN`/`Infinity`, unescaped control characters, invalid UTF-8 or lone surrogates.
     /// A leading UTF-8 byte order mark is skipped. Duplicate keys in one object are rejected.
     /// At most `maxDepth` arrays/objects may be nested.
+    /// More than `maxBytes` bytes is refused before parsing (``JSONParseError/Kind-swift.enum/documentTooLarge(size:limit:)``).
     public static func parse<Bytes: Sequence<UInt8>>(
-        _ bytes: Bytes, maxDepth: Int = defaultMaxDepth
+        _ bytes: Bytes, maxDepth: Int = defaultMaxDepth, maxBytes: Int = Int.max
     ) throws(JSONParseError) -> JSONValue {
         let array = Array(bytes)
+        if array.count > maxBytes {
+            throw JSONParseError(kind: .documentTooLarge(size: array.count, limit: maxBytes), offset: 0, line: 1, column: 1)
+        }
         var parser = JSONParser(bytes: array, maxDepth: maxDepth)
         return try parser.parseDocument()
     }

@@ -4,6 +4,8 @@ import VigilCore
 /// range-checked, model rules come from the model types (one source of truth), missing keys
 /// take ``Device/default`` values, unknown keys become warnings.
 struct DeviceFileReader {
+    /// Limits on what the file may declare (``InputLimits/maxZones``).
+    var limits: InputLimits = .default
     var problems: [DeviceFileProblem] = []
     var warnings: [DeviceFileWarning] = []
 
@@ -141,10 +143,10 @@ struct DeviceFileReader {
 
         var zoneManagement = readLimits(top)
         var unusableZoneIDs = Set<UInt16>()
-        if let value = top["zones"], let zones = array(value, at: "zones") {
+        if let value = top["zones"], let zones = array(value, at: "zones"), withinZoneLimit(zones.count, at: "zones") {
             readZones(zones, into: &zoneManagement, unusable: &unusableZoneIDs)
         }
-        if let value = top["triggers"], let triggers = array(value, at: "triggers") {
+        if let value = top["triggers"], let triggers = array(value, at: "triggers"), withinZoneLimit(triggers.count, at: "triggers") {
             readTriggers(triggers, into: &zoneManagement, unusable: unusableZoneIDs)
         }
         device.zoneManagement = zoneManagement
@@ -155,6 +157,14 @@ struct DeviceFileReader {
         if let value = top["audio"] { device.audio = readAudio(value) }
         device.video = readVideo(top["video"], maximum: zoneManagement.twoDCartesianMax)
         return device
+    }
+
+    /// Whether a list of `count` zones (or triggers, one per zone) fits ``InputLimits/maxZones``;
+    /// a problem at `path` otherwise (the list is then not read).
+    mutating func withinZoneLimit(_ count: Int, at path: String) -> Bool {
+        guard count > limits.maxZones else { return true }
+        problem(path, "\(count) entries, more than the limit of \(limits.maxZones) zones \(InputLimits.Limit.zones.raiseHint)", .resourceExhausted)
+        return false
     }
 
     mutating func readLimits(_ top: JSONObject) -> ZoneManagement {
@@ -192,7 +202,14 @@ struct DeviceFileReader {
         if let value = top["supportsFocusZones"], let flag = bool(value, at: "supportsFocusZones") { supportsFocus = flag }
 
         // Without maxZones, the device allows as many zones as user zones (at least the default).
-        let effectiveMaxZones = maxZones ?? max(maxUser, defaults.maxZones)
+        var effectiveMaxZones = maxZones ?? max(maxUser, defaults.maxZones)
+        if effectiveMaxZones > limits.maxZones {
+            problem(
+                maxZones == nil ? "maxUserDefinedZones" : "maxZones",
+                "\(effectiveMaxZones) zones is more than the limit of \(limits.maxZones) \(InputLimits.Limit.zones.raiseHint)",
+                .constraintError)
+            effectiveMaxZones = max(maxUser, defaults.maxZones)
+        }
         let errors = ZoneManagement.limitErrors(
             maxUserDefinedZones: maxUser, maxZones: effectiveMaxZones, twoDCartesianMax: maximum,
             sensitivityMax: sensitivityMax, sensitivity: sensitivity)
@@ -296,6 +313,11 @@ struct DeviceFileReader {
 
     mutating func readVertices(_ value: JSONValue, at path: String) -> [TwoDCartesianVertex]? {
         guard let list = array(value, at: path) else { return nil }
+        // Matter's fixed maximum (12): a longer list is refused before its elements are read.
+        guard list.count <= TwoDCartesianZone.vertexCountRange.upperBound else {
+            problem(path, "\(list.count) vertices, expected \(TwoDCartesianZone.vertexCountRange.lowerBound)...\(TwoDCartesianZone.vertexCountRange.upperBound)", .constraintError)
+            return nil
+        }
         var vertices: [TwoDCartesianVertex] = []
         var ok = true
         for (index, element) in list.enumerated() {

@@ -1,3 +1,4 @@
+import VigilCore
 import Foundation
 import VigilImaging
 
@@ -107,6 +108,16 @@ public struct PNGSequenceReader: FrameSource {
         let entry = entries[position]
         let index = position
         position += 1
+        // A PNG is never much larger than its pixels; refuse before reading a huge file.
+        let fileLimit = limits.maxDecodedBytes.multipliedReportingOverflow(by: 2)
+        if !fileLimit.overflow, let size = (try? FileManager.default.attributesOfItem(atPath: entry.path))?[.size] as? Int,
+            size > fileLimit.partialValue
+        {
+            throw FrameSourceError(
+                .decodeFailed, source: entry.path, frame: index,
+                reason: "file is \(size) bytes, more than twice the \(InputLimits.byteText(limits.maxDecodedBytes)) decode limit "
+                    + InputLimits.Limit.imageBytes.raiseHint)
+        }
         guard let data = FileManager.default.contents(atPath: entry.path) else {
             throw FrameSourceError(.unreadable, source: entry.path, frame: index, reason: "cannot read the file")
         }

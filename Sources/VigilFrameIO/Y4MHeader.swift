@@ -20,6 +20,9 @@ public struct Y4MHeader: Sendable, Hashable {
     /// The colour tag as written (e.g. "420jpeg"), "420jpeg" when absent.
     public var colourTag: String
 
+    /// Largest width or height a header may state, whatever the image limits (2^20).
+    public static let maxDimension = 1 << 20
+
     /// Frames per second.
     public var framesPerSecond: Double { Double(frameRateNumerator) / Double(frameRateDenominator) }
 
@@ -60,6 +63,11 @@ public struct Y4MHeader: Sendable, Hashable {
         }
         guard let w = width, let h = height, w > 0, h > 0 else {
             throw FrameSourceError(.unsupportedFormat, source: source, reason: "header lacks a positive width (W) and height (H)")
+        }
+        // Far beyond any image limit; keeps frameByteCount free of overflow whatever the limits.
+        guard w <= maxDimension, h <= maxDimension else {
+            throw FrameSourceError(
+                .unsupportedFormat, source: source, reason: "absurd frame size W\(w) H\(h) (more than \(maxDimension) pixels on a side)")
         }
         let (subsampling, depth, alpha) = try colour(tag, source: source)
         return Y4MHeader(

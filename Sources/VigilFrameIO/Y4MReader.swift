@@ -1,3 +1,4 @@
+import VigilCore
 import VigilImaging
 
 /// Reads a YUV4MPEG2 stream frame by frame from any ``ByteReader`` (a file, stdin, memory),
@@ -38,8 +39,14 @@ public struct Y4MReader<Source: ByteReader>: FrameSource {
             throw FrameSourceError(.empty, source: name, reason: "empty stream: no YUV4MPEG2 header")
         }
         header = try Y4MHeader.parse(line, source: name)
-        if let violation = limits.violation(width: header.width, height: header.height, channels: 3) {
+        if let violation = limits.violation(width: header.width, height: header.height, channels: 1) {
             throw FrameSourceError(.unsupportedFormat, source: name, reason: violation)
+        }
+        if header.frameByteCount > limits.maxDecodedBytes {
+            throw FrameSourceError(
+                .unsupportedFormat, source: name,
+                reason: "a \(header.width)x\(header.height) C\(header.colourTag) frame is \(header.frameByteCount) bytes, more than the "
+                    + "\(InputLimits.byteText(limits.maxDecodedBytes)) decode limit \(InputLimits.Limit.imageBytes.raiseHint)")
         }
     }
 

@@ -6,7 +6,8 @@ import VigilDevice
 /// token), the offending field relative to the request body, a reason, and the HTTP status.
 ///
 /// HTTP mapping (docs/live.md): InvalidCommand 400, UnsupportedAccess 401, NotFound 404,
-/// AlreadyExists / InvalidInState / ResourceExhausted 409, body too large 413,
+/// AlreadyExists / InvalidInState / ResourceExhausted 409, body too slow 408, body too large 413,
+/// too many stream clients 503,
 /// ConstraintError / DynamicConstraintError 422.
 public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Matter status name, e.g. `ConstraintError`, or `InvalidCommand` / `UnsupportedAccess`.
@@ -44,7 +45,24 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A body larger than `limit` bytes: HTTP 413.
     public static func tooLarge(limit: Int) -> ControlError {
-        ControlError(status: "InvalidCommand", field: "", reason: "request body exceeds \(limit) bytes", httpStatus: 413)
+        ControlError(
+            status: "InvalidCommand", field: "", reason: "request body exceeds the \(limit)-byte limit (raise it with vigil live --max-body-size)",
+            httpStatus: 413)
+    }
+
+    /// A body that did not arrive within `limit`: HTTP 408.
+    public static func timedOut(_ limit: Duration) -> ControlError {
+        ControlError(
+            status: "InvalidCommand", field: "",
+            reason: "request body not complete within \(limit.components.seconds) s (raise it with vigil live --request-timeout)",
+            httpStatus: 408)
+    }
+
+    /// Too many event-stream clients: HTTP 503.
+    public static func tooManyClients(limit: Int) -> ControlError {
+        ControlError(
+            status: "ResourceExhausted", field: "",
+            reason: "\(limit) event-stream clients are connected, the limit (raise it with vigil live --max-clients)", httpStatus: 503)
     }
 
     /// The HTTP status for a Matter status.

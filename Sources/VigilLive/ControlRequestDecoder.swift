@@ -7,14 +7,18 @@ import VigilDevice
 /// request is checked exactly like the same section of a device file, and problems name the
 /// field relative to the body. Unknown keys, which a device file only warns about, are refused.
 public enum ControlRequestDecoder {
-    /// Largest accepted nesting depth of a body.
-    static let maxDepth = 16
-
-    /// Parses a body as JSON (400 InvalidCommand with line and column when it is not).
-    public static func parse(_ body: [UInt8]) throws(ControlError) -> JSONValue {
+    /// Parses a body as JSON, at most `maxDepth` levels deep (400 InvalidCommand with line and
+    /// column when it is not).
+    public static func parse(
+        _ body: [UInt8], maxDepth: Int = LiveServerConfiguration.defaultMaxBodyDepth
+    ) throws(ControlError) -> JSONValue {
         guard !body.isEmpty else { throw .invalidCommand(field: "", "empty request body, expected JSON") }
         do {
             return try JSONValue.parse(body, maxDepth: maxDepth)
+        } catch where error.kind == .nestingTooDeep(limit: maxDepth) {
+            throw .invalidCommand(
+                field: "", "invalid JSON: line \(error.line), column \(error.column): nesting deeper than \(maxDepth) levels "
+                    + "(raise it with vigil live --max-body-depth)")
         } catch {
             throw .invalidCommand(field: "", "invalid JSON: \(error.description)")
         }
@@ -65,7 +69,7 @@ public enum ControlRequestDecoder {
         guard body.objectValue != nil else { throw .invalidCommand(field: "", "expected a trigger object, got \(body.kindDescription)") }
         var wrapper = zoneSection(of: device)
         wrapper["triggers"] = .array([body])
-        let report = DeviceFile.decode(json: .object(wrapper))
+        let report = DeviceFile.decode(json: .object(wrapper), limits: sectionLimits(of: device))
         try refuseWarnings(report, prefix: "triggers[0]")
         if let problem = report.problems.first { throw error(problem, prefix: "triggers[0]") }
         guard let zoneID = body["zoneID"]?.intValue.flatMap(UInt16.init(exactly:)),
@@ -90,7 +94,7 @@ public enum ControlRequestDecoder {
         }
         var wrapper = zoneSection(of: device)
         wrapper["transport"] = .object(merged)
-        let report = DeviceFile.decode(json: .object(wrapper))
+        let report = DeviceFile.decode(json: .object(wrapper), limits: sectionLimits(of: device))
         try refuseWarnings(report, prefix: "transport")
         if let problem = report.problems.first { throw error(problem, prefix: "transport") }
         guard let transport = report.device?.transport else { throw .invalidCommand(field: "", "invalid transport") }
@@ -183,6 +187,12 @@ public enum ControlRequestDecoder {
             if let value = json[key] { object[key] = value }
         }
         return object
+    }
+
+    /// Limits under which ``zoneSection(of:)`` of `device` decodes: the device was accepted
+    /// already, so its own zone count and `maxZones` are within the limit it was loaded with.
+    static func sectionLimits(of device: Device) -> InputLimits {
+        InputLimits(maxZones: max(InputLimits.default.maxZones, device.zoneManagement.maxZones, device.zoneManagement.zones.count))
     }
 
     static func strip(_ path: String, prefix: String) -> String {

@@ -41,6 +41,14 @@ public struct LatencyReport: Sendable, Hashable {
         self.samples = samples
     }
 
+    /// Pipeline latencies (seconds), one per event: from the due time of its first record's
+    /// `emittedAt` to that record's arrival.
+    public var pipeline: [Double] { samples.map(\.pipeline) }
+
+    /// Confirmation latencies (seconds), one per event: from its `detectedAt` due time to the
+    /// arrival of its first record.
+    public var confirmation: [Double] { samples.map(\.confirmation) }
+
     /// The `q` quantile (0...1, nearest rank) of `values`; 0 when empty.
     public static func quantile(_ values: [Double], _ q: Double) -> Double {
         guard !values.isEmpty else { return 0 }

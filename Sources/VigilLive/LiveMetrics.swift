@@ -15,6 +15,8 @@ public final class LiveMetrics: @unchecked Sendable {
     private var lag = 0.0
     private var maxLag = 0.0
     private var deviceChanges = 0
+    private var timedOut = 0
+    private var refusedStreams = 0
 
     /// Creates empty metrics.
     public init() {}
@@ -56,6 +58,17 @@ public final class LiveMetrics: @unchecked Sendable {
     /// Counts an HTTP control request by response status.
     public func controlRequest(status: Int) { lock.withLock { requestsByStatus[status, default: 0] += 1 } }
 
+    /// A connection was closed because its request head did not arrive in time (slowloris).
+    public func requestTimedOut() { lock.withLock { timedOut += 1 } }
+
+    /// A stream client was refused because the client limit was reached.
+    public func streamRefused() { lock.withLock { refusedStreams += 1 } }
+
+    /// Connections closed so far because their request head did not arrive in time.
+    public var timedOutConnections: Int { lock.withLock { timedOut } }
+    /// Stream clients refused so far (client limit).
+    public var refusedStreamClients: Int { lock.withLock { refusedStreams } }
+
     /// Clients dropped so far.
     public var droppedClients: Int { lock.withLock { dropped } }
     /// Clients connected now.
@@ -95,6 +108,10 @@ public final class LiveMetrics: @unchecked Sendable {
             out += "vigil_live_media_lag_max_seconds \(number(maxLag))\n"
             family("vigil_live_device_changes_total", "counter", "Control commands applied to the stream.")
             out += "vigil_live_device_changes_total \(deviceChanges)\n"
+            family("vigil_live_request_timeouts_total", "counter", "Connections closed because the request head did not arrive in time.")
+            out += "vigil_live_request_timeouts_total \(timedOut)\n"
+            family("vigil_live_refused_clients_total", "counter", "Stream clients refused because the client limit was reached.")
+            out += "vigil_live_refused_clients_total \(refusedStreams)\n"
             family("vigil_live_control_requests_total", "counter", "Control requests, by HTTP status.")
             for (status, count) in requestsByStatus.sorted(by: { $0.key < $1.key }) {
                 out += "vigil_live_control_requests_total{code=\"\(status)\"} \(count)\n"

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import VigilCore
 import VigilDevice
 
@@ -48,6 +50,12 @@ public struct LiveServer: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: DeviceFile.encode(session.device.current))))
         }
         router.get("/events") { request, _ in
+            if session.hub.subscriberCount >= configuration.maxStreamClients {
+                session.metrics.streamRefused()
+                var response = Self.errorResponse(.tooManyClients(limit: configuration.maxStreamClients))
+                response.headers[.retryAfter] = "5"
+                return response
+            }
             let lastEventID = request.headers.first(where: { $0.name.canonicalName == "last-event-id" }).flatMap { UInt64($0.value) }
             let after = lastEventID ?? request.uri.queryParameters.get("after").flatMap { UInt64($0) }
             let subscription = session.hub.subscribe(kind: "sse", after: after)
@@ -131,7 +139,10 @@ public struct LiveServer: Sendable {
     public func makeWebSocketRouter() -> Router<Context> {
         let router = Router(context: Context.self)
         let hub = session.hub
-        router.ws("/events") { inbound, outbound, context in
+        let configuration = self.configuration
+        router.ws("/events", shouldUpgrade: { _, _ in
+            hub.subscriberCount >= configuration.maxStreamClients ? .dontUpgrade : .upgrade([:])
+        }) { inbound, outbound, context in
             let after = context.request.uri.queryParameters.get("after").flatMap { UInt64($0) }
             let subscription = hub.subscribe(kind: "websocket", after: after)
             defer { subscription.cancel() }
@@ -158,10 +169,30 @@ public struct LiveServer: Sendable {
         logger.logLevel = .critical
         return Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(webSocketRouter: makeWebSocketRouter()),
+            server: makeServerBuilder(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vigil-live"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
+    }
+
+    /// HTTP/1.1 with WebSocket upgrade and the configuration's timeouts: Hummingbird's idle
+    /// timeout, and a ``RequestHeadDeadlineHandler`` in front for the first request head.
+    func makeServerBuilder() -> HTTPServerBuilder {
+        let webSocketResponder = makeWebSocketRouter().buildResponder()
+        let http1 = HTTP1Channel.Configuration(idleTimeout: Self.timeAmount(configuration.idleTimeout))
+        let headTimeout = Self.timeAmount(configuration.requestTimeout)
+        let metrics = session.metrics
+        return HTTPServerBuilder { responder in
+            RequestHeadDeadlineChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: .init(http1: http1)),
+                timeout: headTimeout, onTimeout: { metrics.requestTimedOut() })
+        }
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// Builds the application and runs it until the task is cancelled; `onServerRunning`
@@ -195,8 +226,8 @@ public struct LiveServer: Sendable {
                 throw .unsupportedAccess(
                     request.headers[.authorization] == nil ? "missing Authorization: Bearer token" : "wrong bearer token")
             }
-            let bytes = try await Self.readBody(request, limit: configuration.maxBodySize)
-            let body: JSONValue = needsBody ? try ControlRequestDecoder.parse(bytes) : .null
+            let bytes = try await Self.readBody(request, limit: configuration.maxBodySize, timeout: configuration.requestTimeout)
+            let body: JSONValue = needsBody ? try ControlRequestDecoder.parse(bytes, maxDepth: configuration.maxBodyDepth) : .null
             if !needsBody && !bytes.isEmpty { throw .invalidCommand(field: "", "this request takes no body") }
             response = Self.json(status, try command(body))
         } catch {
@@ -206,12 +237,17 @@ public struct LiveServer: Sendable {
         return response
     }
 
-    /// The request body, refusing more than `limit` bytes (by Content-Length or while reading).
-    static func readBody(_ request: Request, limit: Int) async throws(ControlError) -> [UInt8] {
+    /// The request body, refusing more than `limit` bytes (by Content-Length or while reading)
+    /// and a body still arriving after `timeout` (a client dripping bytes; one that stops
+    /// sending altogether is closed by the idle timeout).
+    static func readBody(_ request: Request, limit: Int, timeout: Duration) async throws(ControlError) -> [UInt8] {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw .tooLarge(limit: limit) }
         var bytes: [UInt8] = []
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
         do {
             for try await buffer in request.body {
+                if clock.now > deadline { throw ControlError.timedOut(timeout) }
                 if bytes.count + buffer.readableBytes > limit { throw ControlError.tooLarge(limit: limit) }
                 bytes += buffer.readableBytesView
             }

@@ -1,9 +1,18 @@
-/// Where and how the live HTTP server listens.
+/// Where and how the live HTTP server listens, and the limits it enforces on clients.
+/// Defaults and the `vigil live` options that set them are listed in docs/RELIABILITY.md.
 public struct LiveServerConfiguration: Sendable, Hashable {
     /// The default port.
     public static let defaultPort = 8787
     /// The default body limit (64 KiB).
     public static let defaultMaxBodySize = 64 * 1024
+    /// The default nesting limit of a control body.
+    public static let defaultMaxBodyDepth = 16
+    /// The default time a client has to send a request head, and a control body (30 s).
+    public static let defaultRequestTimeout: Duration = .seconds(30)
+    /// The default time a keep-alive connection may sit idle between requests (60 s).
+    public static let defaultIdleTimeout: Duration = .seconds(60)
+    /// The default number of concurrent event-stream clients (SSE and WebSocket).
+    public static let defaultMaxStreamClients = 256
 
     /// Host name or address to bind (default loopback).
     public var host: String
@@ -13,13 +22,33 @@ public struct LiveServerConfiguration: Sendable, Hashable {
     public var token: String?
     /// Largest accepted request body, in bytes (larger: 413).
     public var maxBodySize: Int
+    /// Deepest accepted nesting of a control body's JSON (deeper: 400).
+    public var maxBodyDepth: Int
+    /// A connection whose first request head is not complete within this time is closed
+    /// (slowloris); a control body not complete within it gets 408.
+    public var requestTimeout: Duration
+    /// A connection with no request in progress for this long is closed (event streams in
+    /// progress are not idle).
+    public var idleTimeout: Duration
+    /// Most concurrent event-stream clients; more get 503.
+    public var maxStreamClients: Int
 
     /// Creates a configuration.
-    public init(host: String = "127.0.0.1", port: Int = LiveServerConfiguration.defaultPort, token: String? = nil, maxBodySize: Int = LiveServerConfiguration.defaultMaxBodySize) {
+    public init(
+        host: String = "127.0.0.1", port: Int = LiveServerConfiguration.defaultPort, token: String? = nil,
+        maxBodySize: Int = LiveServerConfiguration.defaultMaxBodySize, maxBodyDepth: Int = LiveServerConfiguration.defaultMaxBodyDepth,
+        requestTimeout: Duration = LiveServerConfiguration.defaultRequestTimeout,
+        idleTimeout: Duration = LiveServerConfiguration.defaultIdleTimeout,
+        maxStreamClients: Int = LiveServerConfiguration.defaultMaxStreamClients
+    ) {
         self.host = host
         self.port = port
         self.token = token
         self.maxBodySize = maxBodySize
+        self.maxBodyDepth = maxBodyDepth
+        self.requestTimeout = requestTimeout
+        self.idleTimeout = idleTimeout
+        self.maxStreamClients = maxStreamClients
     }
 
     /// Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost).

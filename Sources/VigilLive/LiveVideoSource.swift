@@ -1,4 +1,5 @@
 import VigilFrameIO
+import VigilImaging
 
 /// Where `vigil live` gets video: frames in nondecreasing media time. Implementations:
 /// ``Y4MVideoSource`` (a y4m file or stdin) and ``FrameListSource`` (frames in memory).
@@ -16,14 +17,18 @@ public final class Y4MVideoSource: LiveVideoSource {
     public let path: String
     /// `stdin` for `-`, else the path.
     public let name: String
+    /// Size limits for a frame.
+    public let limits: ImageLimits
     private var reader: Y4MReader<FileDescriptorReader>
 
     /// Opens `path` ("-": standard input) and reads the y4m header.
-    /// - Throws: ``FrameSourceError`` naming the source (unreadable, empty, bad header).
-    public init(path: String) throws {
+    /// - Throws: ``FrameSourceError`` naming the source (unreadable, empty, bad header, a frame
+    ///   above `limits`).
+    public init(path: String, limits: ImageLimits = .default) throws {
         self.path = path
+        self.limits = limits
         name = path == "-" ? "stdin" : path
-        reader = try Self.open(path, name: name)
+        reader = try Self.open(path, name: name, limits: limits)
     }
 
     /// The stream header (size, frame rate).
@@ -38,13 +43,13 @@ public final class Y4MVideoSource: LiveVideoSource {
     /// Reopens the file (stdin cannot be rewound).
     public func rewind() throws -> Bool {
         guard path != "-" else { return false }
-        reader = try Self.open(path, name: name)
+        reader = try Self.open(path, name: name, limits: limits)
         return true
     }
 
-    private static func open(_ path: String, name: String) throws -> Y4MReader<FileDescriptorReader> {
+    private static func open(_ path: String, name: String, limits: ImageLimits) throws -> Y4MReader<FileDescriptorReader> {
         // Small reads: a pipe delivers each frame as soon as it is written.
-        try Y4MReader(source: try FileDescriptorReader(path: path), name: name, readSize: 64 * 1024)
+        try Y4MReader(source: try FileDescriptorReader(path: path), name: name, limits: limits, readSize: 64 * 1024)
     }
 }
 

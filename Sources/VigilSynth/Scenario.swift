@@ -74,11 +74,12 @@ public struct Scenario: Sendable, Hashable {
 
     // MARK: Decoding
 
-    /// Decodes a scenario from UTF-8 JSON, collecting every problem with its JSON path.
-    public static func decode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) throws(ScenarioError) -> Scenario {
+    /// Decodes a scenario from UTF-8 JSON, collecting every problem with its JSON path. The
+    /// document must fit `limits` (``InputLimits/maxJSONBytes``, ``InputLimits/maxJSONDepth``).
+    public static func decode<Bytes: Sequence<UInt8>>(_ bytes: Bytes, limits: InputLimits = .default) throws(ScenarioError) -> Scenario {
         let value: JSONValue
         do {
-            value = try JSONValue.parse(bytes)
+            value = try JSONValue.parse(bytes, limits: limits)
         } catch {
             throw ScenarioError(problems: [ScenarioProblem(path: "", reason: error.description)])
         }

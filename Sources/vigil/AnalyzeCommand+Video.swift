@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import VigilAnalysis
+import VigilCore
 import VigilDevice
 import VigilFrameIO
+import VigilImaging
 import VigilVision
 
 extension BlobAnchor: ExpressibleByArgument {}
@@ -20,7 +22,7 @@ extension AnalyzeCommand {
     }
 
     /// Analyzes the --frames or --video recording (with --audio) and writes the output.
-    func runVideo(plan: AnalysisPlan, device: Device) throws {
+    func runVideo(plan: AnalysisPlan, device: Device, limits: InputLimits) throws {
         let outputFormat = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
         let output = OutputSink(format: outputFormat)
         let name: String
@@ -35,7 +37,7 @@ extension AnalyzeCommand {
         let recording = InputRecording(path: path, displayName: name)
         let analyzer = VideoAnalyzer(
             plan: plan, motion: MotionConfiguration(device: device, anchor: anchor), overlay: ZoneOverlay(device: device),
-            drawReport: out != nil)
+            limits: limits, drawReport: out != nil)
         let rotation = device.video.imageRotation
         if rotation % 90 != 0 {
             Self.stderr("warning: imageRotation \(rotation) is not a multiple of 90; zones are mapped as for \(GridMapping.normalizedRotation(rotation))")
@@ -47,7 +49,7 @@ extension AnalyzeCommand {
         } else if plan.policy.recordingMode == .images {
             Self.stderr("warning: images mode: give --out DIR to write the snapshots")
         }
-        let outcome = analyzeSource(analyzer: analyzer, name: name, path: path, snapshotDirectory: snapshotDirectory)
+        let outcome = analyzeSource(analyzer: analyzer, name: name, path: path, snapshotDirectory: snapshotDirectory, limits: limits)
         for record in outcome.records {
             switch record.content {
             case .error(_, let message): Self.stderr("error: \(message)")
@@ -78,7 +80,9 @@ extension AnalyzeCommand {
     }
 
     /// Opens the frame source and analyzes it; an unopenable source gives an error outcome.
-    private func analyzeSource(analyzer: VideoAnalyzer, name: String, path: String, snapshotDirectory: String?) -> VideoAnalyzer.Outcome {
+    private func analyzeSource(
+        analyzer: VideoAnalyzer, name: String, path: String, snapshotDirectory: String?, limits: InputLimits
+    ) -> VideoAnalyzer.Outcome {
         func failure(_ error: FrameSourceError) -> VideoAnalyzer.Outcome {
             VideoAnalyzer.Outcome(
                 records: [AnalysisRecord(file: name, content: .error(kind: error.kind.rawValue, message: error.description))],
@@ -87,7 +91,7 @@ extension AnalyzeCommand {
         if let frames {
             let reader: PNGSequenceReader
             do {
-                reader = try PNGSequenceReader(directory: frames, framesPerSecond: fps)
+                reader = try PNGSequenceReader(directory: frames, framesPerSecond: fps, limits: ImageLimits(limits))
             } catch {
                 return failure(error)
             }
@@ -96,7 +100,7 @@ extension AnalyzeCommand {
         }
         let reader: Y4MReader<FileDescriptorReader>
         do {
-            reader = try Y4MReader(source: try FileDescriptorReader(path: path), name: name)
+            reader = try Y4MReader(source: try FileDescriptorReader(path: path), name: name, limits: ImageLimits(limits))
         } catch {
             return failure(error)
         }

@@ -90,6 +90,9 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Analyze only shard i of n (0 <= i < n) of the inputs, chosen by a hash of each recording's name.")
     var shard: InputShard?
 
+    @OptionGroup(title: "Input limits")
+    var inputLimits: InputLimitOptions
+
     func validate() throws {
         try validateVideoOptions()
         if inputs.isEmpty && frames == nil && video == nil {
@@ -139,7 +142,7 @@ struct AnalyzeCommand: ParsableCommand {
     func run() throws {
         let loaded: LoadedDevice
         do {
-            loaded = try LoadedDevice.load(path: device)
+            loaded = try LoadedDevice.load(path: device, limits: try inputLimits.limits)
         } catch let failure as DeviceLoadFailure {
             FileHandle.standardError.write(Data(failure.description.utf8))
             throw ExitCode(ExitStatus.usage)
@@ -153,7 +156,7 @@ struct AnalyzeCommand: ParsableCommand {
         if let only = try parsedTriggers() { policy.enabledTriggers.formIntersection(only) }
         let plan = AnalysisPlan(policy: policy, settings: settings, explain: explain)
         if frames != nil || video != nil {
-            try runVideo(plan: plan, device: loaded.device)
+            try runVideo(plan: plan, device: loaded.device, limits: try inputLimits.limits)
             return
         }
 
@@ -179,7 +182,7 @@ struct AnalyzeCommand: ParsableCommand {
         }
 
         let batch = BatchAnalysis(
-            plan: plan, jobs: jobs ?? availableCores, outputDirectory: out, force: force,
+            plan: plan, limits: try inputLimits.limits, jobs: jobs ?? availableCores, outputDirectory: out, force: force,
             runFingerprint: BatchAnalysis.runFingerprint(device: loaded.device, plan: plan))
         let totalSeconds = noProgress ? 0 : recordings.reduce(0.0) { $0 + Self.declaredDuration($1.path) }
         let bar = ProgressBar(totalSeconds: totalSeconds, totalItems: recordings.count, enabled: !noProgress)

@@ -10,6 +10,8 @@ import VigilDevice
 struct BatchAnalysis: Sendable {
     /// What to run.
     var plan: AnalysisPlan
+    /// Limits on the inputs (audio duration and channels).
+    var limits: InputLimits = .default
     /// Recordings analyzed at once.
     var jobs: Int
     /// The `--out` directory, if any.
@@ -55,7 +57,7 @@ struct BatchAnalysis: Sendable {
         _ recordings: [InputRecording], progress: ProgressBar, emit: @escaping @Sendable (Result) -> Void
     ) -> RunSummary {
         if let outputDirectory { RecordingOutputWriter.removeStalePartials(under: outputDirectory) }
-        let analyzer = RecordingAnalyzer(plan: plan, drawReport: outputDirectory != nil)
+        let analyzer = RecordingAnalyzer(plan: plan, limits: limits, drawReport: outputDirectory != nil)
         let summaries = SummaryCollector()
         orderedParallelForEach(recordings, jobs: jobs, emit: { index, result in
             summaries.append(result.summary)

@@ -28,10 +28,13 @@ struct DeviceCommand: ParsableCommand {
         @Flag(help: "JSON Lines output.")
         var json = false
 
+        @OptionGroup(title: "Input limits")
+        var inputLimits: InputLimitOptions
+
         func run() throws {
             let report: DeviceFileReport
             do {
-                report = try LoadedDevice.report(path: file)
+                report = try LoadedDevice.report(path: file, limits: inputLimits.limits)
             } catch let failure as DeviceLoadFailure {
                 if json {
                     for p in failure.problems {

@@ -1,4 +1,5 @@
 import VigilAudioIO
+import VigilCore
 import VigilLive
 
 /// An audio file as a live source (any format libsndfile reads, mixed to mono), paced by the
@@ -6,12 +7,14 @@ import VigilLive
 final class FileAudioSource: LiveAudioSource {
     let path: String
     let name: String
+    let limits: InputLimits
     private var reader: AudioFileReader
 
-    init(path: String) throws {
+    init(path: String, limits: InputLimits = .default) throws {
         self.path = path
         self.name = path
-        reader = try AudioFileReader(path: path)
+        self.limits = limits
+        reader = try AudioFileReader(path: path, limits: limits)
     }
 
     var sampleRate: Double { Double(reader.sampleRate) }
@@ -20,7 +23,7 @@ final class FileAudioSource: LiveAudioSource {
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int { try reader.readMono(into: buffer) }
 
     func rewind() throws -> Bool {
-        reader = try AudioFileReader(path: path)
+        reader = try AudioFileReader(path: path, limits: limits)
         return true
     }
 }

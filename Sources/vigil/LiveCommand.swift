@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VigilCore
 import VigilDevice
+import VigilImaging
 import VigilLive
 import VigilSynth
 
@@ -112,13 +113,42 @@ struct LiveCommand: ParsableCommand {
     @Option(help: .hidden)
     var blockMs: Double = 10
 
+    @Option(help: ArgumentHelp("Largest control request body in bytes.", valueName: "BYTES"))
+    var maxBodySize: Int = LiveServerConfiguration.defaultMaxBodySize
+
+    @Option(help: ArgumentHelp("Deepest JSON nesting of a control request body.", valueName: "N"))
+    var maxBodyDepth: Int = LiveServerConfiguration.defaultMaxBodyDepth
+
+    @Option(help: ArgumentHelp("Seconds a client has to send its request head, and a control body.", valueName: "SECONDS"))
+    var requestTimeout: Double = 30
+
+    @Option(help: ArgumentHelp("Seconds an HTTP connection may sit idle between requests.", valueName: "SECONDS"))
+    var idleTimeout: Double = 60
+
+    @Option(help: ArgumentHelp("Most concurrent event-stream clients, SSE and WebSocket.", valueName: "N"))
+    var maxClients: Int = LiveServerConfiguration.defaultMaxStreamClients
+
+    @OptionGroup(title: "Input limits")
+    var inputLimits: InputLimitOptions
+
     @Flag(help: ArgumentHelp("Measure SSE delivery latency with an internal client and print a \"latency\" record.", visibility: .hidden))
     var measureLatency = false
 
     func validate() throws {
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 (as fast as possible) or a positive number") }
         guard LiveServerConfiguration.parseListen(listen) != nil else { throw ValidationError("--listen \(listen): expected HOST:PORT") }
-        guard (1...64).contains(channels) else { throw ValidationError("--channels must be 1...64") }
+        let limits = try inputLimits.limits
+        guard (1...limits.maxAudioChannels).contains(channels) else {
+            throw ValidationError("--channels must be 1...\(limits.maxAudioChannels) (raise the limit with --max-channels)")
+        }
+        guard maxBodySize >= 1 else { throw ValidationError("--max-body-size must be at least 1 byte") }
+        guard (1...InputLimits.maxJSONDepthCeiling).contains(maxBodyDepth) else {
+            throw ValidationError("--max-body-depth must be 1...\(InputLimits.maxJSONDepthCeiling)")
+        }
+        for (name, value) in [("--request-timeout", requestTimeout), ("--idle-timeout", idleTimeout)] where !(value > 0 && value <= 86_400) {
+            throw ValidationError("\(name) must be a number of seconds in (0, 86400]")
+        }
+        guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1") }
         guard (1...1_000_000).contains(clientBuffer) else { throw ValidationError("--client-buffer must be 1...1000000") }
         guard blockMs >= 1 && blockMs <= 1000 else { throw ValidationError("--block-ms must be 1...1000") }
         if let stopAfter, !(stopAfter > 0 && stopAfter.isFinite) { throw ValidationError("--stop-after must be a positive number of seconds") }
@@ -145,13 +175,18 @@ struct LiveCommand: ParsableCommand {
             guard !text.isEmpty else { fail("--token-file \(tokenFile): the file is empty") }
             token = text
         }
-        let configuration = LiveServerConfiguration(host: host, port: port, token: token)
+        let configuration = LiveServerConfiguration(
+            host: host, port: port, token: token, maxBodySize: maxBodySize, maxBodyDepth: maxBodyDepth,
+            requestTimeout: .milliseconds(Int64(requestTimeout * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+            maxStreamClients: maxClients)
+        let limits: InputLimits
+        do { limits = try inputLimits.limits } catch { fail("\(error)") }
         if !configuration.isLoopback && token == nil {
             fail("--listen \(listen) is not a loopback address: give --token-file so that control requests need a bearer token")
         }
         let loadedDevice: LoadedDevice
         do {
-            loadedDevice = try LoadedDevice.load(path: device)
+            loadedDevice = try LoadedDevice.load(path: device, limits: limits)
         } catch {
             fail("\(error)")
         }
@@ -159,7 +194,7 @@ struct LiveCommand: ParsableCommand {
 
         let mediaSource: any LiveMediaSource
         do {
-            mediaSource = try makeSource()
+            mediaSource = try makeSource(limits: limits)
         } catch let failure as ScenarioLoadFailure {
             fail(failure.description)
         } catch {
@@ -194,22 +229,22 @@ struct LiveCommand: ParsableCommand {
         Foundation.exit(status)
     }
 
-    private func makeSource() throws -> any LiveMediaSource {
+    private func makeSource(limits: InputLimits) throws -> any LiveMediaSource {
         if source == "-" {
-            if let rate { return StdinPCMSource(sampleRate: rate, channels: channels) }
+            if let rate { return StdinPCMSource(sampleRate: rate, channels: channels, maxDuration: limits.maxAudioDuration) }
             do {
-                return try Y4MVideoSource(path: "-")
+                return try Y4MVideoSource(path: "-", limits: ImageLimits(limits))
             } catch {
                 throw SourceReadError(reason: "\(error) (raw PCM on stdin needs --rate)")
             }
         }
         if source.lowercased().hasSuffix(".json") {
-            let loaded = try ScenarioLoader.load(path: source)
+            let loaded = try ScenarioLoader.load(path: source, limits: limits)
             return ScenarioSource(renderer: try ScenarioRenderer(scenario: loaded.scenario, clips: loaded.clips), name: source)
         }
         if source.lowercased().hasSuffix(".y4m") {
-            return try Y4MVideoSource(path: source)
+            return try Y4MVideoSource(path: source, limits: ImageLimits(limits))
         }
-        return try FileAudioSource(path: source)
+        return try FileAudioSource(path: source, limits: limits)
     }
 }

@@ -16,9 +16,6 @@ struct DeviceLoadFailure: Error, CustomStringConvertible {
 
 /// The device as the analysis needs it: the device, its event policy and detector settings.
 struct LoadedDevice {
-    /// Largest device file accepted (bytes).
-    static let maxFileSize = 4 << 20
-
     var device: Device
     var policy: EventPolicy
     var settings: DetectorSettings
@@ -35,15 +32,19 @@ struct LoadedDevice {
     }
 
     /// Reads a device file's bytes, or explains why it cannot.
-    static func readBytes(path: String) throws -> Data {
+    static func readBytes(path: String, limits: InputLimits = .default) throws -> Data {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             throw DeviceLoadFailure(path: path, problems: ["cannot read file: no such file or no permission"])
         }
         if (attributes[.type] as? FileAttributeType) == .typeDirectory {
             throw DeviceLoadFailure(path: path, problems: ["is a directory, not a device file"])
         }
-        if let size = attributes[.size] as? Int, size > maxFileSize {
-            throw DeviceLoadFailure(path: path, problems: ["file is \(size) bytes, larger than the \(maxFileSize)-byte limit for device files"])
+        if let size = attributes[.size] as? Int, size > limits.maxJSONBytes {
+            throw DeviceLoadFailure(
+                path: path,
+                problems: [
+                    "file is \(size) bytes, more than the \(InputLimits.byteText(limits.maxJSONBytes)) limit \(InputLimits.Limit.jsonBytes.raiseHint)"
+                ])
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DeviceLoadFailure(path: path, problems: ["cannot read file"])
@@ -52,14 +53,14 @@ struct LoadedDevice {
     }
 
     /// Decodes the file at `path` into a report (problems and warnings with their JSON paths).
-    static func report(path: String) throws -> DeviceFileReport {
-        DeviceFile.decode(try readBytes(path: path))
+    static func report(path: String, limits: InputLimits = .default) throws -> DeviceFileReport {
+        DeviceFile.decode(try readBytes(path: path, limits: limits), limits: limits)
     }
 
     /// Loads `path`, or the built-in default device when `path` is nil.
-    static func load(path: String?) throws -> LoadedDevice {
+    static func load(path: String?, limits: InputLimits = .default) throws -> LoadedDevice {
         guard let path else { return .builtIn }
-        let report = try report(path: path)
+        let report = try report(path: path, limits: limits)
         guard let device = report.device, report.problems.isEmpty else {
             throw DeviceLoadFailure(path: path, problems: report.problems.map(\.description))
         }

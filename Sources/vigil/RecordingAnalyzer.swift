@@ -12,6 +12,8 @@ import VigilReport
 struct RecordingAnalyzer {
     /// What to run.
     var plan: AnalysisPlan
+    /// Limits on the recording (duration, channels).
+    var limits: InputLimits = .default
     /// Samples decoded per block (bounds memory).
     var blockSize = 65_536
     /// Also draw report.png (spectrogram, level, events).
@@ -54,7 +56,7 @@ struct RecordingAnalyzer {
         var result = DecodedAudio()
         let reader: AudioFileReader
         do {
-            reader = try AudioFileReader(path: input.path)
+            reader = try AudioFileReader(path: input.path, limits: limits)
         } catch let error as AudioFileError {
             result.failure = Self.errorRecord(file, error)
             return result

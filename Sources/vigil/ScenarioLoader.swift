@@ -1,28 +1,23 @@
 import Foundation
 import VigilAudioIO
+import VigilCore
 import VigilSynth
 
 /// Reads a scenario file and the clips it names (paths relative to the scenario's directory,
 /// mixed to mono, at the scenario's sample rate), for `vigil synth` and `vigil live`.
 struct ScenarioLoader {
-    /// Largest scenario file accepted (bytes).
-    static let maxFileSize = 4 << 20
-
     var scenario: Scenario
     var clips: [String: [Float]]
     var clipDurations: [String: Double]
 
     /// Loads `path`; errors name the file and, for scenario problems, the JSON path.
-    static func load(path: String) throws -> ScenarioLoader {
+    static func load(path: String, limits: InputLimits = .default) throws -> ScenarioLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioLoadFailure(path: path, problems: ["cannot read file"])
         }
-        guard data.count <= maxFileSize else {
-            throw ScenarioLoadFailure(path: path, problems: ["file is larger than \(maxFileSize) bytes"])
-        }
         let scenario: Scenario
         do {
-            scenario = try Scenario.decode(data)
+            scenario = try Scenario.decode(data, limits: limits)
         } catch {
             throw ScenarioLoadFailure(path: path, problems: error.problems.map(\.description))
         }
@@ -34,7 +29,7 @@ struct ScenarioLoader {
             guard item.kind == .clip, let clipPath = item.path, clips[clipPath] == nil else { continue }
             let resolved = clipPath.hasPrefix("/") ? clipPath : directory.appendingPathComponent(clipPath).path
             do {
-                let reader = try AudioFileReader(path: resolved)
+                let reader = try AudioFileReader(path: resolved, limits: limits)
                 guard reader.sampleRate == scenario.sampleRate else {
                     problems.append("items[\(index)].path: \(clipPath) is \(reader.sampleRate) Hz, the scenario is \(scenario.sampleRate) Hz")
                     continue

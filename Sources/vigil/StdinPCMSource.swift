@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import VigilCore
 import VigilLive
 
 /// Raw signed 16-bit little-endian PCM on stdin (interleaved `channels`), mixed to mono and
@@ -12,12 +13,17 @@ final class StdinPCMSource: LiveAudioSource {
     let channels: Int
     let name = "stdin"
     var pacedByArrival: Bool { true }
+    /// Most frames accepted (``InputLimits/maxAudioDuration``); more is an error.
+    let maxFrames: Int64
+    private var framesRead: Int64 = 0
     private var leftover: [UInt8] = []
     private var checkedHeader = false
 
-    init(sampleRate: Int, channels: Int) {
+    init(sampleRate: Int, channels: Int, maxDuration: Double = InputLimits.default.maxAudioDuration) {
         self.sampleRate = Double(sampleRate)
         self.channels = channels
+        let frames = (maxDuration * Double(sampleRate)).rounded(.down)
+        self.maxFrames = !(frames < 9.0e18) ? Int64.max : Int64(max(frames, 0))
     }
 
     /// Blocks until at least one frame arrived (or stdin ended), then returns what is there.
@@ -51,6 +57,12 @@ final class StdinPCMSource: LiveAudioSource {
             buffer[f] = sum * scale
         }
         leftover.removeFirst(frames * frameBytes)
+        framesRead += Int64(frames)
+        if framesRead > maxFrames {
+            throw SourceReadError(
+                reason: "stdin: more than the \(maxFrames / Int64(sampleRate)) s audio duration limit "
+                    + InputLimits.Limit.audioDuration.raiseHint + "; inf means no limit")
+        }
         return frames
     }
 

@@ -42,10 +42,13 @@ struct SynthCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup(title: "Input limits")
+    var inputLimits: InputLimitOptions
+
     func run() throws {
         let loaded: ScenarioLoader
         do {
-            loaded = try ScenarioLoader.load(path: scenario)
+            loaded = try ScenarioLoader.load(path: scenario, limits: inputLimits.limits)
         } catch {
             FileHandle.standardError.write(Data("vigil synth: \(error)\n".utf8))
             Foundation.exit(ExitStatus.usage)

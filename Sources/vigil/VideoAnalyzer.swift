@@ -19,6 +19,8 @@ struct VideoAnalyzer {
     var motion: MotionConfiguration
     /// The overlay for snapshots.
     var overlay: ZoneOverlay
+    /// Limits on the --audio file.
+    var limits: InputLimits = .default
     /// Also draw report.png (zone motion strip, a thumbnail with the zones, audio panels with --audio).
     var drawReport = false
 
@@ -45,7 +47,7 @@ struct VideoAnalyzer {
         var audioEnd = 0.0
         var audioReport: RecordingAnalyzer.DecodedAudio?
         if let audioPath {
-            let audio = RecordingAnalyzer(plan: plan, drawReport: drawReport).decode(InputRecording(path: audioPath, displayName: name))
+            let audio = RecordingAnalyzer(plan: plan, limits: limits, drawReport: drawReport).decode(InputRecording(path: audioPath, displayName: name))
             audioDetections = audio.detections
             audioEnd = audio.mediaSeconds
             records += audio.warnings

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilAudioIO
+import VigilCore
 import VigilSynth
 
 /// A fresh temporary directory per test.
@@ -151,8 +152,23 @@ struct AudioFileReaderTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("wide.wav").path
         try AudioFileWriter.write([Float](repeating: 0, count: 100 * 8), channels: 8, sampleRate: 8_000, format: .wav16, to: path)
-        let error = #expect(throws: AudioFileError.self) { try AudioFileReader(path: path, maxChannels: 4) }
+        let error = #expect(throws: AudioFileError.self) { try AudioFileReader(path: path, limits: InputLimits(maxAudioChannels: 4)) }
         #expect(error?.kind == .unsupportedChannelCount)
+        #expect(error?.reason.contains("--max-channels") == true)
+        #expect(try AudioFileReader(path: path, limits: InputLimits(maxAudioChannels: 8)).channelCount == 8)
+    }
+
+    @Test("a header declaring more than the duration limit is refused at open")
+    func declaredTooLong() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("long.wav").path
+        try AudioFileWriter.write([Float](repeating: 0.1, count: 8_000 * 3), sampleRate: 8_000, format: .wav16, to: path)
+        let error = #expect(throws: AudioFileError.self) { try AudioFileReader(path: path, limits: InputLimits(maxAudioDuration: 2)) }
+        #expect(error?.kind == .tooLong)
+        #expect(error?.reason.contains("--max-audio-duration") == true)
+        let (samples, _) = try readAll(path)
+        #expect(samples.count == 8_000 * 3)
     }
 
     @Test("a one-sample file reads as one sample")

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// Runs the built `vigil` executable (beside the test bundle in the build directory).
+enum VigilProcess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var executable: URL {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("vigil").path) && dir.path != "/" {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir.appendingPathComponent("vigil")
+    }
+
+    /// Runs `vigil arguments` in the package root; killed after `timeout` seconds (a hang fails the test).
+    static func run(_ arguments: [String], timeout: Double = 60) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = HostileServerTests.packageRoot
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            return Result(status: -1, stdout: "", stderr: "timed out after \(timeout) s")
+        }
+        try out.close()
+        try err.close()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    static func corpus(_ name: String) -> String { CorpusEntry.directory.appendingPathComponent(name).path }
+}
+
+@Suite("Hostile input through the vigil command")
+struct HostileCLITests {
+    @Test("vigil device validate names the zone field of a self-intersecting zone and exits 2")
+    func deviceValidate() throws {
+        let result = try VigilProcess.run(["device", "validate", VigilProcess.corpus("device-self-intersecting-zone.json")])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("zones[0].vertices"), "\(result.stderr)")
+    }
+
+    @Test("vigil device validate --max-zones raises the zone limit")
+    func deviceZoneLimitOption() throws {
+        let file = VigilProcess.corpus("device-max-zones-over-limit.json")
+        let refused = try VigilProcess.run(["device", "validate", file])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--max-zones"), "\(refused.stderr)")
+        let accepted = try VigilProcess.run(["device", "validate", file, "--max-zones", "1000"])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+    }
+
+    @Test("vigil analyze reports each bad recording and goes on with the others (exit 1)")
+    func analyzeBatch() throws {
+        let files = ["audio-million-channels.wav", "audio-zero-rate.wav", "audio-truncated-header.wav", "audio-65-channels.wav"]
+        let result = try VigilProcess.run(["analyze", "--format", "jsonl", "--no-progress"] + files.map(VigilProcess.corpus))
+        #expect(result.status == 1)
+        let errors = result.stdout.split(separator: "\n").filter { $0.contains("\"type\":\"error\"") }
+        #expect(errors.count == files.count, "\(result.stdout)")
+        #expect(result.stderr.contains("--max-channels"))
+    }
+
+    @Test("vigil analyze --max-channels and --max-audio-duration apply to recordings")
+    func analyzeLimits() throws {
+        let wide = VigilProcess.corpus("audio-4-channels-limit-2.wav")
+        let refused = try VigilProcess.run(["analyze", "--format", "jsonl", "--no-progress", "--max-channels", "2", wide])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("more than the limit of 2"), "\(refused.stderr)")
+        #expect(try VigilProcess.run(["analyze", "--format", "jsonl", "--no-progress", wide]).status == 0)
+        let long = try VigilProcess.run(
+            ["analyze", "--format", "jsonl", "--no-progress", "--max-audio-duration", "0.01", "Samples/demo-scene.flac"])
+        #expect(long.status == 1)
+        #expect(long.stderr.contains("--max-audio-duration"), "\(long.stderr)")
+        let bad = try VigilProcess.run(["analyze", "--max-image-size", "12by3", wide])
+        #expect(bad.status == 2, "usage error, got \(bad.status)")
+    }
+
+    @Test("vigil analyze --video refuses a y4m with absurd dimensions")
+    func analyzeAbsurdVideo() throws {
+        let result = try VigilProcess.run(["analyze", "--format", "jsonl", "--no-progress", "--video", VigilProcess.corpus("video-over-limit.y4m")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--max-image-size"), "\(result.stderr)")
+    }
+
+    @Test("vigil live refuses a non-loopback address without a token, and absurd stdin channel counts")
+    func liveRefusals() throws {
+        let open = try VigilProcess.run(["live", "Samples/demo-scene.flac", "--listen", "0.0.0.0:0", "--quiet"], timeout: 20)
+        #expect(open.status == 2)
+        #expect(open.stderr.contains("--token-file"), "\(open.stderr)")
+        let channels = try VigilProcess.run(["live", "-", "--rate", "16000", "--channels", "1000000"], timeout: 20)
+        #expect(channels.status != 0)
+        #expect(channels.stderr.contains("--max-channels"), "\(channels.stderr)")
+        let rate = try VigilProcess.run(["live", "-", "--rate", "0"], timeout: 20)
+        #expect(rate.status != 0)
+        #expect(rate.stderr.contains("--rate"), "\(rate.stderr)")
+    }
+
+    @Test("vigil synth names the field of a 0 Hz scenario")
+    func synthZeroRate() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-hostile-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try VigilProcess.run(["synth", VigilProcess.corpus("scenario-zero-rate.json"), "--out", out])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("sampleRate"), "\(result.stderr)")
+    }
+}
