@@ -168,8 +168,10 @@ struct AlarmSyntheticTests {
             pulses: pulses, ebr: -12, families: ["piezo", "square", "comb"], seeds: 4..<7,
             backgrounds: [.noise, .whiteNoise, .babble, .music])
         print(report + "\n   target 0.90: \(r >= 0.9 ? "met" : "NOT MET")")
-        // Not met (docs/alarms.md, known weaknesses): at -12 dB under white or pink noise a tone is
-        // about 9-10 dB above its noise bin in the 11.6 ms frames, below the 10.4 dB prominence
+        // Not met (docs/alarms.md, known weaknesses): at -12 dB against white noise a tone is only
+        // 7-10 dB above its noise bin at 16 and 22.05 kHz (256/512-point frames), against pink noise
+        // a square wave's fundamental near 500 Hz sits where the noise is strongest, and a music
+        // partial in a piezo's bin merges with its beeps; all at or below the 10.4 dB prominence
         // threshold. Measured floors, asserted as regression guards: T3 16/36, T4 20/36.
         #expect(r >= (pulses == 3 ? 0.44 : 0.55), "\(report)")
         #expect(latency <= 2 * (pulses == 3 ? 4.0 : 5.8) + 0.5)
