@@ -13,6 +13,12 @@ import VigilDSP
 /// makes the segmentation indifferent to broadband backgrounds (vacuum, kitchen, street) and to
 /// the level of the alarm.
 ///
+/// **Harmonic-family lines.** When a valid group closes on a line and another line sounded an odd
+/// harmonic of the same 380-720 Hz square-wave fundamental during it, a family line follows all odd
+/// harmonics of that fundamental as one line (its value: the best prominence among them, saturated
+/// 10 dB above the onset threshold), so beeps that a background masks one harmonic after another
+/// stay whole. Its groups continue and confirm chains started by plain lines.
+///
 /// **Beeps.** A line is *on* while its power stays within 6 dB of the beep's peak and its prominence
 /// stays above a hysteresis threshold; it turns on again when the power rises 6 dB above the valley
 /// since the last beep. The relative thresholds keep beeps apart under reverberation, where tails fill
