@@ -95,7 +95,7 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// Bit i set when `tracks[i]` is active.
     private var activeMask: UInt32 = 0
     /// Harmonic-family lines: each follows the odd harmonics of one square-wave fundamental as a
-    /// single line (see ``spawnFamilies(for:time:)``); bit i of `familyMask` set when in use.
+    /// single line (see ``spawnFamilies(for:count:frequency:time:)``); bit i of `familyMask` set when in use.
     private let families: UnsafeMutablePointer<AlarmToneTrack>
     private var familyMask: UInt32 = 0
     private var chains: [AlarmChain] = []
@@ -514,11 +514,11 @@ public final class AlarmPatternDetector: SpectralDetector {
     }
 
     /// Opens a harmonic-family line for each square-wave fundamental (380-720 Hz) of which the line
-    /// at `frequency`, which showed a valid group between `first` and `last`, and another line that
-    /// sounded during that group are both odd harmonics (1st-11th), so the next groups are found
+    /// at `frequency`, which showed the valid `count`-beep group of `group`, and another line whose
+    /// latest segment (at least half a beep) overlapped one of its beeps are both odd harmonics (1st-11th), so the next groups are found
     /// even when the background masks each harmonic for part of every beep. A lone tone (a piezo)
     /// opens none.
-    private func spawnFamilies(for frequency: Double, from first: Double, to last: Double, time t: Double) {
+    private func spawnFamilies(for group: AlarmToneTrack, count: Int, frequency: Double, time t: Double) {
         var k = 1.0
         while k <= 11 {
             let f0 = frequency / k
@@ -527,10 +527,15 @@ public final class AlarmPatternDetector: SpectralDetector {
             // Every slot: a partner line may have gone idle just before this group closed.
             var partnered = false
             for j in 0..<Self.capacity where !partnered {
+                // The partner's latest segment must be at least half a beep long and overlap one of
+                // the group's beeps (random lines in room noise are short and unrelated).
                 let g = tracks[j].segmentFrequency
-                guard tracks[j].segmentOffset >= first && tracks[j].segmentOffset <= last + 0.2,
-                    abs(g - frequency) > 0.03 * frequency + binWidth
-                else { continue }
+                let a = tracks[j].segmentOnset
+                let b = tracks[j].segmentOffset
+                guard b - a >= blipMax, abs(g - frequency) > 0.03 * frequency + binWidth else { continue }
+                var overlaps = false
+                for i in 0..<count where a < group.groupOffsets[i] && b > group.groupOnsets[i] { overlaps = true }
+                guard overlaps else { continue }
                 let h = (g / f0).rounded()
                 partnered = h >= 1 && h <= 11 && Int(h) % 2 == 1 && abs(g - h * f0) <= 0.005 * g + 0.5 * binWidth
             }
@@ -593,6 +598,7 @@ public final class AlarmPatternDetector: SpectralDetector {
     ) {
         let duration = offset - onset
         diagnosticBeep?(onset, offset, tr.beepFrequency, tr.beepProminence)
+        tr.segmentOnset = onset
         tr.segmentOffset = offset
         tr.segmentFrequency = tr.beepFrequency
         if tr.referencePower > 0 && tr.peakPower < tr.referencePower * strayRatio {
@@ -693,7 +699,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         // A harmonic-family line extends and confirms chains but adds no line to the evidence and
         // ends no other chain (it combines many bins).
         let isFamily = tr.harmonicCount > 0
-        if !isFamily { spawnFamilies(for: frequency, from: first, to: last, time: t) }
+        if !isFamily { spawnFamilies(for: tr, count: count, frequency: frequency, time: t) }
 
         // The same group seen on another line of the same source.
         for i in chains.indices where !chains[i].finished && abs(chains[i].lastGroupOnset - first) < sameGroupWindow {

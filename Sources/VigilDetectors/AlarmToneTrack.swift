@@ -18,6 +18,7 @@ struct AlarmToneTrack {
     var dipTime: Double = 0
     /// Offset and frequency of the line's latest segment, accepted as a beep or not (harmonic
     /// partners of a group are looked up by them).
+    var segmentOnset: Double = -1
     var segmentOffset: Double = -1
     var segmentFrequency: Double = 0
     /// Offset and peak power of the previous beep (to recognise reverberant tails).
