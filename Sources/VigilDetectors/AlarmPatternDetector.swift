@@ -13,6 +13,12 @@ import VigilDSP
 /// makes the segmentation indifferent to broadband backgrounds (vacuum, kitchen, street) and to
 /// the level of the alarm.
 ///
+/// **Harmonic-family lines.** When a valid group closes on a line and another line sounded an odd
+/// harmonic of the same 380-720 Hz square-wave fundamental during it, a family line follows all odd
+/// harmonics of that fundamental as one line (its value: the best prominence among them, saturated
+/// 10 dB above the onset threshold), so beeps that a background masks one harmonic after another
+/// stay whole. Its groups continue and confirm chains started by plain lines.
+///
 /// **Beeps.** A line is *on* while its power stays within 6 dB of the beep's peak and its prominence
 /// stays above a hysteresis threshold; it turns on again when the power rises 6 dB above the valley
 /// since the last beep. The relative thresholds keep beeps apart under reverberation, where tails fill
@@ -53,6 +59,8 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let highBin: Int
     private let prominenceOn: Float
     private let prominenceOff: Float
+    /// Prominence at which a harmonic-family line saturates (10 dB above ``prominenceOn``).
+    private let familyCap: Float
     private let dropRatio: Float = 0.1  // 10 dB below the beep's peak ends it
     private let meanDropRatio: Float = 0.2  // so does a fall 7 dB below the beep's mean power
     private let riseRatio: Float = 4  // 6 dB above the valley starts a beep
@@ -78,6 +86,7 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let splitsShallowDips: Bool
 
     private static let capacity = 32
+    private static let familyCapacity = 4
     private static let chainCapacity = 8
     // Raw storage: no copy-on-write or exclusivity checks in the per-frame path.
     private let tracks: UnsafeMutablePointer<AlarmToneTrack>
@@ -85,6 +94,10 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let binCount: Int
     /// Bit i set when `tracks[i]` is active.
     private var activeMask: UInt32 = 0
+    /// Harmonic-family lines: each follows the odd harmonics of one square-wave fundamental as a
+    /// single line (see ``spawnFamilies(for:count:frequency:time:)``); bit i of `familyMask` set when in use.
+    private let families: UnsafeMutablePointer<AlarmToneTrack>
+    private var familyMask: UInt32 = 0
     private var chains: [AlarmChain] = []
     private let sameGroupWindow: Double
     /// Diagnostics for tests: called for every beep (onset, offset, Hz, prominence) and every
@@ -114,6 +127,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         highBin = max(lowBin, min(configuration.bin(forFrequency: highestFrequency), configuration.binCount - 7))
         prominenceOn = Float(pow(10, prominenceThresholdDB / 10))
         prominenceOff = max(2, prominenceOn / 4)
+        familyCap = prominenceOn * 10
 
         let tol = self.tolerance
         let resolution = hop
@@ -140,6 +154,8 @@ public final class AlarmPatternDetector: SpectralDetector {
 
         tracks = .allocate(capacity: Self.capacity)
         tracks.initialize(repeating: AlarmToneTrack(), count: Self.capacity)
+        families = .allocate(capacity: Self.familyCapacity)
+        families.initialize(repeating: AlarmToneTrack(), count: Self.familyCapacity)
         binCount = configuration.binCount
         previousBand = .allocate(capacity: configuration.binCount)
         previousBand.initialize(repeating: 0, count: configuration.binCount)
@@ -149,6 +165,8 @@ public final class AlarmPatternDetector: SpectralDetector {
     deinit {
         tracks.deinitialize(count: Self.capacity)
         tracks.deallocate()
+        families.deinitialize(count: Self.familyCapacity)
+        families.deallocate()
         previousBand.deallocate()
     }
 
@@ -180,6 +198,13 @@ public final class AlarmPatternDetector: SpectralDetector {
             pending &= pending - 1
             update(&tracks[i], power: p, time: t, detections: &detections)
             if !tracks[i].active { activeMask &= ~(1 << UInt32(i)) }
+        }
+        var pendingFamilies = familyMask
+        while pendingFamilies != 0 {
+            let i = pendingFamilies.trailingZeroBitCount
+            pendingFamilies &= pendingFamilies - 1
+            update(&families[i], power: p, time: t, detections: &detections)
+            if !families[i].active { familyMask &= ~(1 << UInt32(i)) }
         }
 
         // Two lines that converged on one tone: keep the one with more pattern.
@@ -263,6 +288,17 @@ public final class AlarmPatternDetector: SpectralDetector {
             tracks[i] = AlarmToneTrack()
         }
         activeMask = 0
+        for i in 0..<Self.familyCapacity where familyMask & (1 << UInt32(i)) != 0 {
+            if families[i].isOn || families[i].pending {
+                let offset = families[i].isOn ? endTime : families[i].pendingOffset
+                families[i].isOn = false
+                families[i].pending = false
+                endBeep(&families[i], onset: families[i].onset, offset: offset, time: endTime, detections: &detections)
+            }
+            if families[i].groupCount > 0 { closeGroup(&families[i], time: endTime, detections: &detections) }
+            families[i] = AlarmToneTrack()
+        }
+        familyMask = 0
         for i in chains.indices { chains[i].finished = true }
         emitFinishedChains(into: &detections)
         chains.removeAll(keepingCapacity: true)
@@ -317,10 +353,19 @@ public final class AlarmPatternDetector: SpectralDetector {
         let p = power.baseAddress!
         let c = tr.bin
         var m = c
-        var e = p[c]
-        if p[c - 1] > e { m = c - 1; e = p[c - 1] }
-        if p[c + 1] > e { m = c + 1; e = p[c + 1] }
-        let neighbours = neighbourMean(p, m)
+        var e: Float
+        let neighbours: Float
+        if tr.harmonicCount > 0 {
+            // A harmonic-family line: its value is the best prominence among the harmonics, so a
+            // beep stays whole while the background masks one harmonic after another.
+            e = harmonicProminence(tr, p)
+            neighbours = 1
+        } else {
+            e = p[c]
+            if p[c - 1] > e { m = c - 1; e = p[c - 1] }
+            if p[c + 1] > e { m = c + 1; e = p[c + 1] }
+            neighbours = neighbourMean(p, m)
+        }
 
         if tr.isOn {
             if tr.onsetPending {
@@ -367,12 +412,14 @@ public final class AlarmPatternDetector: SpectralDetector {
             if e > tr.peakPower {
                 tr.peakPower = e
                 tr.dipPower = e
-                if m >= lowBin && m <= highBin && abs(m - tr.anchorBin) <= 1
-                    && (tr.referencePower == 0 || e > tr.referencePower * strayRatio)
-                {
-                    tr.bin = m
+                if tr.harmonicCount == 0 {
+                    if m >= lowBin && m <= highBin && abs(m - tr.anchorBin) <= 1
+                        && (tr.referencePower == 0 || e > tr.referencePower * strayRatio)
+                    {
+                        tr.bin = m
+                    }
+                    tr.beepFrequency = interpolatedFrequency(p, tr.bin)
                 }
-                tr.beepFrequency = interpolatedFrequency(p, tr.bin)
                 tr.beepProminence = max(tr.beepProminence, e / max(neighbours, 1e-30))
             }
             tr.beepPowerSum += e
@@ -419,7 +466,7 @@ public final class AlarmPatternDetector: SpectralDetector {
             let joining = (tr.isOn || tr.pending) && tr.onset - last <= intervalLooseMax
             if !joining && t - last > groupCloseAfter { closeGroup(&tr, time: t, detections: &detections) }
         }
-        if tr.isIdle {
+        if tr.isIdle && (tr.harmonicCount == 0 || t > tr.keepUntil) {
             tr.active = false
             diagnosticGroup?(t, -tr.bin, false)
         }
@@ -440,9 +487,94 @@ public final class AlarmPatternDetector: SpectralDetector {
         tr.beepPowerSum = e
         tr.beepFrames = 1
         tr.anchorBin = tr.bin
+        if tr.harmonicCount > 0 {
+            tr.beepFrequency = tr.fundamental
+            tr.beepProminence = e
+            tr.keepUntil = t + emitAfter
+            return
+        }
         if m >= lowBin && m <= highBin && (tr.referencePower == 0 || e > tr.referencePower * strayRatio) { tr.bin = m }
         tr.beepFrequency = interpolatedFrequency(p, tr.bin)
         tr.beepProminence = e / max(neighbourMean(p, tr.bin), 1e-30)
+    }
+
+    // MARK: - Harmonic-family lines
+
+    /// Best prominence (linear, power over the mean of the neighbouring bins) among the odd
+    /// harmonics of a harmonic-family line, each taken at its bin ±1.
+    @inline(__always)
+    private func harmonicProminence(_ tr: AlarmToneTrack, _ p: UnsafePointer<Float>) -> Float {
+        var best: Float = 0
+        for j in 0..<tr.harmonicCount {
+            let b = Int(tr.harmonicBins[j])
+            let e = max(p[b], max(p[b - 1], p[b + 1]))
+            if e > absoluteFloor { best = max(best, e / max(neighbourMean(p, b), 1e-30)) }
+        }
+        return min(best, familyCap)
+    }
+
+    /// Opens a harmonic-family line for each square-wave fundamental (380-720 Hz) of which the line
+    /// at `frequency`, which showed the valid `count`-beep group of `group`, and another line whose
+    /// latest segment (at least half a beep) overlapped one of its beeps are both odd harmonics (1st-11th), so the next groups are found
+    /// even when the background masks each harmonic for part of every beep. A lone tone (a piezo)
+    /// opens none.
+    private func spawnFamilies(for group: AlarmToneTrack, count: Int, frequency: Double, time t: Double) {
+        var k = 1.0
+        while k <= 11 {
+            let f0 = frequency / k
+            k += 2
+            guard f0 >= 380 && f0 <= 720 else { continue }
+            // Every slot: a partner line may have gone idle just before this group closed.
+            var partnered = false
+            for j in 0..<Self.capacity where !partnered {
+                // The partner's latest segment must be at least half a beep long and overlap one of
+                // the group's beeps (random lines in room noise are short and unrelated).
+                let g = tracks[j].segmentFrequency
+                let a = tracks[j].segmentOnset
+                let b = tracks[j].segmentOffset
+                guard b - a >= blipMax, abs(g - frequency) > 0.03 * frequency + binWidth else { continue }
+                var overlaps = false
+                for i in 0..<count where a < group.groupOffsets[i] && b > group.groupOnsets[i] { overlaps = true }
+                guard overlaps else { continue }
+                let h = (g / f0).rounded()
+                partnered = h >= 1 && h <= 11 && Int(h) % 2 == 1 && abs(g - h * f0) <= 0.005 * g + 0.5 * binWidth
+            }
+            guard partnered else { continue }
+            var known = false
+            var free = -1
+            var oldest = -1
+            for i in 0..<Self.familyCapacity {
+                if familyMask & (1 << UInt32(i)) == 0 {
+                    if free < 0 { free = i }
+                } else if abs(families[i].fundamental - f0) <= 0.005 * f0 + 0.5 * binWidth / 3 {
+                    families[i].keepUntil = max(families[i].keepUntil, t + emitAfter)
+                    known = true
+                } else if families[i].isIdle && (oldest < 0 || families[i].keepUntil < families[oldest].keepUntil) {
+                    oldest = i
+                }
+            }
+            if known { continue }
+            let slot = free >= 0 ? free : oldest
+            guard slot >= 0 else { return }
+            var line = AlarmToneTrack()
+            line.active = true
+            line.fundamental = f0
+            var h = 1.0
+            while line.harmonicCount < 8 && h * f0 <= highestFrequency {
+                let b = Int((h * f0 / binWidth).rounded())
+                if b >= lowBin && b <= highBin {
+                    line.harmonicBins[line.harmonicCount] = Int32(b)
+                    line.harmonicCount += 1
+                }
+                h += 2
+            }
+            guard line.harmonicCount >= 2 else { continue }
+            line.bin = Int(line.harmonicBins[0])
+            line.keepUntil = t + emitAfter
+            line.valleyPower = .greatestFiniteMagnitude
+            families[slot] = line
+            familyMask |= 1 << UInt32(slot)
+        }
     }
 
     /// Peak frequency by parabolic interpolation of the log power around `k`.
@@ -466,6 +598,9 @@ public final class AlarmPatternDetector: SpectralDetector {
     ) {
         let duration = offset - onset
         diagnosticBeep?(onset, offset, tr.beepFrequency, tr.beepProminence)
+        tr.segmentOnset = onset
+        tr.segmentOffset = offset
+        tr.segmentFrequency = tr.beepFrequency
         if tr.referencePower > 0 && tr.peakPower < tr.referencePower * strayRatio {
             tr.bin = tr.anchorBin  // a stray: keep the line where the pattern is
             return
@@ -561,11 +696,15 @@ public final class AlarmPatternDetector: SpectralDetector {
         let last = tr.groupOffsets[count - 1]
         let frequency = tr.groupFrequencySum / Double(count)
         let prominence = tr.groupProminence
+        // A harmonic-family line extends and confirms chains but adds no line to the evidence and
+        // ends no other chain (it combines many bins).
+        let isFamily = tr.harmonicCount > 0
+        if !isFamily { spawnFamilies(for: tr, count: count, frequency: frequency, time: t) }
 
         // The same group seen on another line of the same source.
         for i in chains.indices where !chains[i].finished && abs(chains[i].lastGroupOnset - first) < sameGroupWindow {
             chains[i].end = max(chains[i].end, last)
-            addLine(frequency, prominence: prominence, to: &chains[i])
+            if !isFamily { addLine(frequency, prominence: prominence, to: &chains[i]) }
             if strong && !chains[i].lastGroupStrong {
                 chains[i].lastGroupStrong = true
                 chains[i].strongGroups += 1
@@ -585,7 +724,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
         // A valid group of the same tone at a time that fits no cycle ends the chains it contradicts
         // (groups every 3 s are not a T4 pattern, even if every other one is 6 s apart).
-        for i in chains.indices where strong && i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
+        for i in chains.indices where strong && !isFamily && i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
             let d = first - chains[i].lastGroupOnset
             if d > sameGroupWindow && d < 2 * cycleMax && !(d >= cycleMin && d <= cycleMax) && !(d >= 2 * cycleMin) {
                 chains[i].finished = true
@@ -600,13 +739,15 @@ public final class AlarmPatternDetector: SpectralDetector {
             if strong { chain.strongGroups += 1 }
             chain.end = last
             record(tr, count: count, into: &chain)
-            addLine(frequency, prominence: prominence, to: &chain)
+            if !isFamily { addLine(frequency, prominence: prominence, to: &chain) }
             if chain.confirmedAt == nil && chain.count >= confirmationCycles && chain.strongGroups > 0 {
                 chain.confirmedAt = t
             }
             chains[best] = chain
             return
         }
+        // A harmonic-family line only continues chains that a plain line started.
+        if isFamily { return }
         if chains.count >= Self.chainCapacity {
             // Drop the oldest unconfirmed chain to make room.
             guard let oldest = chains.indices.filter({ chains[$0].confirmedAt == nil })

@@ -16,6 +16,11 @@ struct AlarmToneTrack {
     /// Lowest power since the last peak of the current beep, and when (reverberant gaps).
     var dipPower: Float = 0
     var dipTime: Double = 0
+    /// Offset and frequency of the line's latest segment, accepted as a beep or not (harmonic
+    /// partners of a group are looked up by them).
+    var segmentOnset: Double = -1
+    var segmentOffset: Double = -1
+    var segmentFrequency: Double = 0
     /// Offset and peak power of the previous beep (to recognise reverberant tails).
     var lastBeepOffset: Double = -1
     var lastBeepPeak: Float = 0
@@ -57,6 +62,16 @@ struct AlarmToneTrack {
     var beepProminence: Float = 0
     /// Highest prominence (linear) of a beep in the group.
     var groupProminence: Float = 0
+
+    // Harmonic-family lines (see ``AlarmPatternDetector``): the odd harmonics of a square-wave
+    // fundamental followed as one line, whose value each frame is the best prominence among them.
+    /// Fundamental (Hz) of a harmonic-family line; 0 for a plain line.
+    var fundamental = 0.0
+    /// Bins of the odd harmonics combined by a harmonic-family line, and how many are used.
+    var harmonicBins = SIMD8<Int32>()
+    var harmonicCount = 0
+    /// Media time until which an idle harmonic-family line is kept (it waits for the next group).
+    var keepUntil = 0.0
 
     /// Resets the slot to a new line at `bin`.
     mutating func reset(bin: Int) {

@@ -90,21 +90,21 @@ struct AlarmRealDataTests {
         // reported as T4 nor T4 as T3, and nothing is reported outside the alarms.
         #expect(unmatchedOnAlarmFiles.isEmpty, "\(unmatchedOnAlarmFiles)")
 
-        // Issue targets; where a target is met it is asserted, where it is not, recall is asserted
-        // against the measured floor (a regression guard), see docs/alarms.md.
-        // Measured floors (smokeAlarm): 29/30 confirmable, 4/5 at -12 dB; its >= -6 dB target is met.
-        func floor(_ key: String, target: Double, smoke: Double) -> Double {
-            key.hasPrefix("smokeAlarm") ? min(target, smoke) : target
-        }
+        // Issue targets, asserted on the references that the default 2 confirmation cycles can
+        // confirm (see docs/alarms.md). Recall over every reference (the evaluation.md denominator,
+        // which includes the two single-group `t3cycle_*` clips) is printed next to it.
         func check(_ name: String, _ s: Score, target: Double, floor: Double) {
             let r = s.confirmable > 0 ? Double(s.confirmableHits) / Double(s.confirmable) : 1
-            print("target \(name): recall \(fmt(r)) vs \(fmt(target)): \(r >= target ? "met" : "NOT MET")")
+            let all = s.references > 0 ? Double(s.hits) / Double(s.references) : 1
+            print(
+                "target \(name): recall \(fmt(r)) (\(s.confirmableHits)/\(s.confirmable) confirmable refs) vs \(fmt(target)): "
+                    + "\(r >= target ? "met" : "NOT MET"); over all refs \(fmt(all)) (\(s.hits)/\(s.references))")
             #expect(r >= floor, "\(name) recall \(r) below the asserted floor \(floor)")
         }
         for (label, s) in byLabel.sorted(by: { $0.key < $1.key }) {
             #expect(s.references > 0)
             // Single-cycle references (clips of one T3 group) cannot be confirmed over 2 cycles.
-            check("\(label) all confirmable refs", s, target: 0.98, floor: floor(label, target: 0.98, smoke: 0.96))
+            check("\(label) all confirmable refs", s, target: 0.98, floor: 0.98)
             let limit = label == "smokeAlarm" ? 2 * 4.0 + 0.5 : 2 * 5.8 + 0.5
             print("target \(label) median latency: \(fmt(median(s.latencies))) s vs \(fmt(limit)) s")
             #expect(median(s.latencies) <= limit, "\(label) median latency")
@@ -113,7 +113,7 @@ struct AlarmRealDataTests {
             check(key, s, target: 0.98, floor: 0.98)
         }
         for (key, s) in byBucket.sorted(by: { $0.key < $1.key }) where key.hasSuffix("[<= -12 dB]") {
-            check(key, s, target: 0.9, floor: floor(key, target: 0.9, smoke: 0.8))
+            check(key, s, target: 0.9, floor: 0.9)
         }
     }
 

@@ -99,14 +99,15 @@ struct AlarmSyntheticTests {
 
     /// Recall and median latency of `pulses`-beep alarms of `families` at `ebr` over the three backgrounds.
     static func recall(
-        pulses: Int, ebr: Double, families: [String], seeds: Range<UInt64>
+        pulses: Int, ebr: Double, families: [String], seeds: Range<UInt64>,
+        backgrounds: [AlarmScenario.Background] = [.noise, .babble, .music]
     ) -> (recall: Double, latency: Double, report: String) {
         let trigger: EventTriggerType = pulses == 3 ? .smokeAlarm : .coAlarm
         var hits = 0
         var total = 0
         var latencies: [Double] = []
         var misses: [String] = []
-        for background in [AlarmScenario.Background.noise, .babble, .music] {
+        for background in backgrounds {
             for family in families {
                 for seed in seeds {
                     let s = variant(pulses: pulses, seed: seed, ebr: ebr, background: background, family: family)
@@ -156,6 +157,24 @@ struct AlarmSyntheticTests {
         let floor = ebr >= 0 ? 0.98 : (pulses == 3 && ebr >= -6 ? 0.66 : 0.33)
         #expect(r >= floor, "\(report)")
         if r > 0 { #expect(latency <= 2 * (pulses == 3 ? 4.0 : 5.8) + 0.5) }
+    }
+
+    @Test(
+        "-12 dB set: piezo, 520 Hz square and comb alarms over four backgrounds, with reverberation",
+        arguments: [3, 4])
+    func recallAtMinus12(pulses: Int) {
+        // Seeds 4-6 differ from the matrices above: other tones, starts, timing and reverberation.
+        let (r, latency, report) = Self.recall(
+            pulses: pulses, ebr: -12, families: ["piezo", "square", "comb"], seeds: 4..<7,
+            backgrounds: [.noise, .whiteNoise, .babble, .music])
+        print(report + "\n   target 0.90: \(r >= 0.9 ? "met" : "NOT MET")")
+        // Not met (docs/alarms.md, known weaknesses): at -12 dB against white noise a tone is only
+        // 7-10 dB above its noise bin at 16 and 22.05 kHz (256/512-point frames), against pink noise
+        // a square wave's fundamental near 500 Hz sits where the noise is strongest, and a music
+        // partial in a piezo's bin merges with its beeps; all at or below the 10.4 dB prominence
+        // threshold. Measured floors, asserted as regression guards: T3 16/36, T4 20/36.
+        #expect(r >= (pulses == 3 ? 0.44 : 0.55), "\(report)")
+        #expect(latency <= 2 * (pulses == 3 ? 4.0 : 5.8) + 0.5)
     }
 
     /// Imposters: near-miss rhythms, tones, music and speech. None may be reported.
