@@ -5,8 +5,7 @@ import VigilDetectors
 import VigilLearning
 
 /// The validation part of the development set, run through the shipped detectors as a stream
-/// would (shared STFT, registry, embedded models), scored with EventScoring (sed_eval
-/// conventions; to be swapped for VigilScoring at integration).
+/// would (shared STFT, registry, embedded models), scored with VigilScoring (sed_eval-exact).
 @Suite("Validation split", .serialized)
 struct ValidationTests {
     @Test("targets on the validation split", .enabled(if: DevData.available, "needs ../shared/data"))
