@@ -107,7 +107,7 @@ public enum SoundModelTrainer {
 
     /// Abrupt synthetic sounds that are none of the learned classes (20 s each): bursts of white,
     /// pink-like or brown-like noise (0.05-1 s, switched on within 1 ms, -45 to -6 dBFS) and steady
-    /// sine or square tones (150-4000 Hz, 0.2-2 s), over a quiet white floor. A burst of noise has
+    /// sine or square tones (150-4000 Hz, 0.2-2 s, 6 files), over a quiet white floor. A burst of noise has
     /// glass's impact and high-frequency energy but none of its ringing fragments; a steady tone
     /// has voicing but no syllables or formant motion. Deterministic in `seed`.
     public static func syntheticConfusers(sampleRate: Double, seed: UInt64) -> [(name: String, samples: [Float])] {
@@ -149,7 +149,7 @@ public enum SoundModelTrainer {
             }
             out.append(("synthetic-noise-bursts-\(k)", x))
         }
-        for k in 0..<3 {
+        for k in 0..<6 {
             var x = quietFloor(pow(10, (-75 + 20 * rng.nextUnit()) / 20))
             var t = 0.3 + rng.nextUnit()
             while t < 19 {
