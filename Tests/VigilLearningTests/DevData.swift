@@ -106,7 +106,7 @@ enum DevData {
     /// of the 15 steady tones of the test "short steady tones are not speech or barks" instead of 3.
     static func recordings(for label: String, _ all: [RecordingFeatures]) -> [RecordingFeatures] {
         all.filter { rec in
-            if label == "glassBreak" && (rec.name.hasPrefix("synthetic-noise-bursts") || rec.name.hasPrefix("synthetic-steady-tones")) {
+            if !SoundModelTrainer.usesSyntheticConfusers(label) && SoundModelTrainer.isSyntheticConfuser(rec.name) {
                 return false
             }
             guard let mark = rec.name.firstIndex(of: "#") else { return true }
