@@ -50,7 +50,7 @@ let package = Package(
             name: "VigilDSP",
             dependencies: ["CFFTW3"],
             swiftSettings: nativeFlags),
-        .target(name: "VigilLearning", dependencies: ["VigilCore", "VigilDSP"], swiftSettings: nativeFlags),
+        .target(name: "VigilLearning", dependencies: ["VigilCore", "VigilDSP", "VigilScoring"], swiftSettings: nativeFlags),
         .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP", "VigilLearning"], swiftSettings: nativeFlags),
         .target(name: "VigilSynth", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
         .target(name: "VigilScoring", dependencies: ["VigilCore"], swiftSettings: nativeFlags),

@@ -132,6 +132,8 @@ public final class EventTracker {
     private var peak = 0.0
     private var sum = 0.0
     private var sumCount = 0
+    /// Offset of the last closed event: a later onset never reaches back before it.
+    private var previousOffset = -Double.infinity
     // Gate history: (time, flux, lowFlux, hfRatio, meanRel), kept for ~8 s.
     private var frames: [(t: Double, flux: Float, low: Float, hf: Float, rel: Float, maxRel: Float)] = []
     private var framesStart = 0
@@ -217,7 +219,8 @@ public final class EventTracker {
                     earliest = min(earliest, frames[i].t - hop)
                     i -= 1
                 }
-                onset = max(0, earliest)
+                // Not into the previous event (the walk back would otherwise overlap it).
+                onset = max(0, earliest, min(previousOffset, onset))
             }
             detectedAt = available
             lastAbove = t
@@ -238,6 +241,7 @@ public final class EventTracker {
 
     private func close(_ events: inout [TrackedEvent]) {
         active = false
+        previousOffset = max(previousOffset, lastAbove + halfStride)
         guard count >= parameters.minActiveDecisions else { return }
         if let m = parameters.maxEventSeconds, lastAbove + halfStride - onset > m { return }
         var event = TrackedEvent(

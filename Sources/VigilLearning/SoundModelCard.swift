@@ -43,7 +43,7 @@ public enum SoundModelCard {
         s += "are visited in FNV-1a-64(\"vigil-sounds-split-v1\" + first file name) order and go to validation while every "
         s += "category (events of each label, seconds of event-free files) stays at or below 35 % of its total; the rest is "
         s += "training. Background beds mixed under scenes (vacuum, dishwasher, street...) are shared between the parts. "
-        s += "Extra training negatives: 9 synthetic steady noises (white, pink, brown; 3 levels).\n\n"
+        s += "Extra training negatives: 9 synthetic steady noises (white, pink, brown; 3 levels), 4 files of abrupt noise bursts (0.05-1 s, -45 to -6 dBFS) and 6 files of steady sine and square tones (150-4000 Hz, 0.2-2 s), 20 s each (glassBreak: the steady noises only).\n\n"
         s += "## Features (`\(spec.name)` v\(spec.version), \(spec.dimension) values per decision)\n\n"
         s += "Per STFT frame (standard shared STFT, ~23 ms frames, 50 % hop): \(spec.melBands) log-mel bands "
         s += "\(Int(spec.minFrequency))-\(Int(spec.maxFrequency)) Hz relative to a per-band background floor "
@@ -76,7 +76,7 @@ public enum SoundModelCard {
         }
         s += "\nSensitivity 1...10: logit(threshold) = logit(\(model.decision.threshold)) - "
         s += "\(model.decision.sensitivityLogitStep) x (level - 5); 5 is the validation-optimal threshold.\n\n"
-        s += "## Validation metrics (sensitivity 5, scorer in VigilLearning.EventScoring, sed_eval conventions)\n\n"
+        s += "## Validation metrics (sensitivity 5, scorer VigilScoring, sed_eval-exact)\n\n"
         func p(_ x: Double) -> String { String(Int((x * 1000).rounded())).paddedThousandths }
         s += "| metric | value |\n|---|---|\n"
         s += "| event F1, 0.5 s onset collar, offsets ignored | \(p(figures.event.f1)) (P \(p(figures.event.precision)), R \(p(figures.event.recall)); TP \(figures.event.truePositives), FP \(figures.event.falsePositives), FN \(figures.event.falseNegatives)) |\n"

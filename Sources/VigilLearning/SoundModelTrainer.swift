@@ -1,5 +1,6 @@
 import VigilCore
 import VigilDSP
+import VigilScoring
 
 /// Features of one recording: the decision vectors and the per-frame gate values.
 public struct RecordingFeatures: Sendable {
@@ -30,10 +31,10 @@ public struct RecordingFeatures: Sendable {
 
 /// Validation figures of one model.
 public struct ValidationFigures: Sendable, Hashable {
-    /// Event-based counts (0.5 s onset collar, offsets ignored).
-    public var event: DetectionCounts
-    /// Segment-based counts (1 s).
-    public var segment: DetectionCounts
+    /// Event-based figures (0.5 s onset collar, offsets ignored; VigilScoring, DCASE 2017 settings).
+    public var event: LabelFigures
+    /// Segment-based figures (1 s segments; VigilScoring).
+    public var segment: LabelFigures
     /// Detections on counted negative files.
     public var negativeFalseAlarms: Int
     /// Hours of counted negative material.
@@ -97,9 +98,101 @@ public enum SoundModelTrainer {
         return out
     }
 
-    /// Steady synthetic noises (white, pink-like, brown-like; 20 s each, three levels) used as
-    /// extra training negatives: steady broadband noise (fans, HVAC, rain) is never an event.
+    /// Synthetic training negatives (20 s each): steady noises (white, pink-like, brown-like;
+    /// three levels): steady broadband noise (fans, HVAC, rain) is never an event; and
+    /// ``syntheticConfusers(sampleRate:seed:)``: abrupt noise bursts and steady tones.
     public static func syntheticNegatives(sampleRate: Double, seed: UInt64) -> [(name: String, samples: [Float])] {
+        steadyNoises(sampleRate: sampleRate, seed: seed) + syntheticConfusers(sampleRate: sampleRate, seed: seed &+ 1)
+    }
+
+    /// Whether `label` trains on ``syntheticConfusers(sampleRate:seed:)``. glassBreak does not:
+    /// with the bursts its validation recall fell (event F1 0.889 -> 0.800).
+    public static func usesSyntheticConfusers(_ label: String) -> Bool { label != "glassBreak" }
+
+    /// Whether `name` is one of the recordings of ``syntheticConfusers(sampleRate:seed:)``.
+    public static func isSyntheticConfuser(_ name: String) -> Bool {
+        name.hasPrefix("synthetic-noise-bursts") || name.hasPrefix("synthetic-steady-tones")
+    }
+
+    /// Abrupt synthetic sounds that are none of the learned classes (20 s each): bursts of white,
+    /// pink-like or brown-like noise (0.05-1 s, switched on within 1 ms, -45 to -6 dBFS) and steady
+    /// sine or square tones (150-4000 Hz, 0.2-2 s, 6 files), over a quiet white floor. A burst of noise has
+    /// glass's impact and high-frequency energy but none of its ringing fragments; a steady tone
+    /// has voicing but no syllables or formant motion. Deterministic in `seed`.
+    public static func syntheticConfusers(sampleRate: Double, seed: UInt64) -> [(name: String, samples: [Float])] {
+        var rng = SplitMix64(seed: seed)
+        var out: [(String, [Float])] = []
+        let n = Int(20 * sampleRate)
+        func quietFloor(_ level: Double) -> [Float] {
+            (0..<n).map { _ in Float(rng.nextGaussian() * level) }
+        }
+        for k in 0..<4 {
+            var x = quietFloor(pow(10, (-75 + 20 * rng.nextUnit()) / 20))
+            var t = 0.3 + rng.nextUnit()
+            while t < 19 {
+                let duration = 0.05 + 0.95 * rng.nextUnit() * rng.nextUnit()
+                let level = pow(10, (-45 + 39 * rng.nextUnit()) / 20)
+                let color = rng.nextIndex(below: 3)
+                let start = Int(t * sampleRate)
+                let count = min(n - start, Int(duration * sampleRate))
+                let ramp = max(1, Int(0.001 * sampleRate))
+                var b0 = 0.0, b1 = 0.0, b2 = 0.0, brown = 0.0
+                for j in 0..<max(0, count) {
+                    let w = rng.nextGaussian()
+                    var v: Double
+                    switch color {
+                    case 0: v = w
+                    case 1:
+                        b0 = 0.99765 * b0 + w * 0.0990460
+                        b1 = 0.96300 * b1 + w * 0.2965164
+                        b2 = 0.57000 * b2 + w * 1.0526913
+                        v = (b0 + b1 + b2 + w * 0.1848) * 0.25
+                    default:
+                        brown = 0.995 * brown + w * 0.1
+                        v = brown
+                    }
+                    let fade = Double(min(j, count - 1 - j, ramp)) / Double(ramp)
+                    x[start + j] = Float(max(-1, min(1, Double(x[start + j]) + v * level * min(1, fade))))
+                }
+                t += duration + 0.4 + 2 * rng.nextUnit()
+            }
+            out.append(("synthetic-noise-bursts-\(k)", x))
+        }
+        for k in 0..<6 {
+            var x = quietFloor(pow(10, (-75 + 20 * rng.nextUnit()) / 20))
+            var t = 0.3 + rng.nextUnit()
+            while t < 19 {
+                let duration = 0.2 + 1.8 * rng.nextUnit()
+                let amplitude = pow(10, (-40 + 30 * rng.nextUnit()) / 20) * 2.0.squareRoot()
+                let frequency = 150 * pow(4000 / 150, rng.nextUnit())
+                let square = rng.nextUnit() < 0.4
+                let start = Int(t * sampleRate)
+                let count = min(n - start, Int(duration * sampleRate))
+                let ramp = max(1, Int(0.005 * sampleRate))
+                var harmonics: [Double] = [1]
+                if square {
+                    var h = 3.0
+                    while h * frequency < 0.45 * sampleRate {
+                        harmonics.append(h)
+                        h += 2
+                    }
+                }
+                for j in 0..<max(0, count) {
+                    let time = Double(j) / sampleRate
+                    var v = 0.0
+                    for h in harmonics { v += sin(2 * Double.pi * frequency * h * time) / h }
+                    let fade = Double(min(j, count - 1 - j, ramp)) / Double(ramp)
+                    x[start + j] = Float(max(-1, min(1, Double(x[start + j]) + amplitude * v * min(1, fade))))
+                }
+                t += duration + 0.4 + 2 * rng.nextUnit()
+            }
+            out.append(("synthetic-steady-tones-\(k)", x))
+        }
+        return out
+    }
+
+    /// Steady synthetic noises (white, pink-like, brown-like; 20 s each, three levels).
+    static func steadyNoises(sampleRate: Double, seed: UInt64) -> [(name: String, samples: [Float])] {
         var rng = SplitMix64(seed: seed)
         var out: [(String, [Float])] = []
         let n = Int(20 * sampleRate)
@@ -224,19 +317,30 @@ public enum SoundModelTrainer {
         for rec in recordings {
             for e in found[rec.name] ?? [] { estimated.append(LabelEvent(file: rec.name, onset: e.onset, offset: e.offset, label: label)) }
         }
-        var durations: [String: Double] = [:]
         var fa = 0
         var hours = 0.0
         for rec in recordings {
-            durations[rec.name] = rec.duration
             if !annotated.contains(rec.name) && !excludedNegatives.contains(rec.name) {
                 hours += rec.duration / 3600
                 fa += found[rec.name]?.count ?? 0
             }
         }
+        // VigilScoring, file by file (sed_eval): DCASE 2017 event-based settings and 1 s segments
+        // over each file's whole duration.
+        var events = EventBasedMetrics.dcase2017(labels: [label])
+        var segments = SegmentBasedMetrics(labels: [label], timeResolution: 1)
+        let referenceByFile = Dictionary(grouping: reference, by: \.file)
+        let estimatedByFile = Dictionary(grouping: estimated, by: \.file)
+        for rec in recordings {
+            let r = referenceByFile[rec.name] ?? []
+            let e = estimatedByFile[rec.name] ?? []
+            // Single-file lists with the metrics' own label: the scorer cannot throw here.
+            try! events.evaluate(reference: r, estimated: e)
+            try! segments.evaluate(reference: r, estimated: e, evaluatedLength: rec.duration)
+        }
         return ValidationFigures(
-            event: EventScoring.eventBased(reference: reference, estimated: estimated, collar: 0.5),
-            segment: EventScoring.segmentBased(reference: reference, estimated: estimated, durations: durations, segment: 1),
+            event: LabelFigures(events.results(), label: label),
+            segment: LabelFigures(segments.results(), label: label),
             negativeFalseAlarms: fa, negativeHours: hours)
     }
 

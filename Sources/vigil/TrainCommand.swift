@@ -97,7 +97,8 @@ struct TrainCommand: ParsableCommand {
         let files = features.map(\.name)
         let validation = DevelopmentSet.validationFiles(provenance: provenanceRows, files: files, annotations: annotations, durations: durations)
         let voiceBackground = DevelopmentSet.voiceBackgroundFiles(provenance: provenanceRows)
-        for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed) {
+        for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed)
+        where SoundModelTrainer.usesSyntheticConfusers(label) || !SoundModelTrainer.isSyntheticConfuser(name) {
             features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
         }
         let augmentCopies = copies ?? (label == "glassBreak" ? 2 : 0)

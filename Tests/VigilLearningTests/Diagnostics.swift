@@ -24,7 +24,9 @@ struct Diagnostics {
     @Test("diagnose", .enabled(if: enabled, "VIGIL_DIAG=1"))
     func diagnose() throws {
         let dev = try DevData.load()
-        let recordings = try DevData.trainingFeatures(dev, copies: Int(ProcessInfo.processInfo.environment["COPIES"] ?? "0") ?? 0, seed: 99)
+        let allRecordings = try DevData.trainingFeatures(
+            dev, copies: Int(ProcessInfo.processInfo.environment["COPIES"] ?? "0") ?? 0,
+            lowSNRCopies: Int(ProcessInfo.processInfo.environment["LOWSNR"] ?? "0") ?? 0, seed: 99)
         let meta = try DevData.text("files_meta.tsv").split(separator: "\n").reduce(into: [String: String]()) {
             let f = $1.split(separator: "\t", omittingEmptySubsequences: false)
             if f.count > 2 { $0[String(f[0])] = String(f[2]) }
@@ -49,6 +51,7 @@ struct Diagnostics {
                 let all = FeatureSpec.current.componentNames
                 options.ignoredInputs = SoundModelTrainer.ignoredInputs(for: label) + all.indices.filter { i in extra.split(separator: ",").contains { all[i].hasPrefix(String($0)) } }
             }
+            let recordings = DevData.recordings(for: label, allRecordings)
             let (model, fig) = SoundModelTrainer.train(
                 label: label, recordings: recordings, annotations: dev.annotations, validation: dev.validation,
                 voiceBackground: dev.voiceBackground, seed: 1, options: options, verbose: true)
@@ -72,8 +75,9 @@ struct Diagnostics {
             for rec in recordings where dev.validation.contains(rec.name) {
                 let events = SoundModelTrainer.simulate(rec, network: model.network, decision: model.decision)
                 let ref = dev.annotations.filter { $0.file == rec.name && $0.label == label }
-                let est = events.map { LabelEvent(file: rec.name, onset: $0.onset, offset: $0.offset, label: label) }
-                let c = EventScoring.eventBased(reference: ref, estimated: est)
+                let c = SoundModelTrainer.score(
+                    label: label, found: [rec.name: events], recordings: [rec], annotations: ref, excludedNegatives: []
+                ).event
                 if env["VERBOSE"] == "1" && (c.falsePositives > 0 || c.falseNegatives > 0) {
                     print("  \(rec.name) [\(meta[rec.name] ?? "?")] TP \(c.truePositives) FP \(c.falsePositives) FN \(c.falseNegatives) ref \(ref.map { String(format: "%.2f-%.2f", $0.onset, $0.offset) }) est \(events.map { String(format: "%.2f-%.2f(%.2f)", $0.onset, $0.offset, $0.peakProbability) })")
                 }

@@ -111,22 +111,25 @@ struct FeatureTests {
         #expect(v.allSatisfy { $0.count == spec.dimension && $0.allSatisfy(\.isFinite) })
     }
 
-    @Test("event scoring matches sed_eval conventions on a small case")
+    @Test("validation scoring uses VigilScoring (sed_eval): optimal onset matching, 1 s segments, false alarms per hour")
     func scoring() {
         let ref = [
             LabelEvent(file: "a", onset: 1.0, offset: 2.0, label: "x"), LabelEvent(file: "a", onset: 1.3, offset: 2.0, label: "x"),
             LabelEvent(file: "a", onset: 5.0, offset: 6.0, label: "x"),
         ]
-        let est = [
-            LabelEvent(file: "a", onset: 1.45, offset: 1.6, label: "x"), LabelEvent(file: "a", onset: 0.6, offset: 1.0, label: "x"),
-            LabelEvent(file: "a", onset: 8.0, offset: 9.0, label: "x"),
-        ]
+        func tracked(_ on: Double, _ off: Double) -> TrackedEvent {
+            TrackedEvent(onset: on, offset: off, detectedAt: off, peakProbability: 1, meanProbability: 1)
+        }
+        let found = ["a": [tracked(1.45, 1.6), tracked(0.6, 1.0), tracked(8.0, 9.0)], "neg": [tracked(2, 3)], "voices": [tracked(1, 2)]]
+        let recordings = ["a", "neg", "voices"].map { RecordingFeatures(name: $0, duration: $0 == "a" ? 10 : 1800, sampleRate: 44_100) }
+        let fig = SoundModelTrainer.score(label: "x", found: found, recordings: recordings, annotations: ref, excludedNegatives: ["voices"])
         // Optimal matching: 0.6 ↔ 1.0 and 1.45 ↔ 1.3 (a greedy match of 1.45 ↔ 1.0 would leave 0.6 unmatched).
-        let c = EventScoring.eventBased(reference: ref, estimated: est, collar: 0.5)
-        #expect(c.truePositives == 2 && c.falsePositives == 1 && c.falseNegatives == 1)
-        let s = EventScoring.segmentBased(reference: ref, estimated: est, durations: ["a": 10], segment: 1)
-        // ref segments {1, 5}; est segments {0, 1, 8}.
-        #expect(s.truePositives == 1 && s.falsePositives == 2 && s.falseNegatives == 1)
+        // "neg" adds one insertion; "voices" is left out entirely.
+        #expect(fig.event.truePositives == 2 && fig.event.falsePositives == 2 && fig.event.falseNegatives == 1)
+        #expect(abs(fig.event.f1 - 4.0 / 7.0) < 1e-12)
+        // ref segments {1, 5}; est segments {0, 1, 8} in "a" and {2} in "neg".
+        #expect(fig.segment.truePositives == 1 && fig.segment.falsePositives == 3 && fig.segment.falseNegatives == 1)
+        #expect(fig.negativeFalseAlarms == 1 && abs(fig.negativeHours - 0.5) < 1e-12 && fig.falseAlarmsPerHour == 2)
     }
 
     @Test("group keys join clips cut from one recording")

@@ -112,6 +112,51 @@ struct ModelTests {
         #expect(noisy.isEmpty, "\(noisy)")
     }
 
+    @Test("abrupt white-noise bursts are not glass breaks", arguments: [44_100.0, 48_000.0])
+    func noiseBursts(rate: Double) {
+        // Impact and high-frequency energy, but no ringing fragments: 16 bursts of 0.08-1 s at
+        // -30 to -6 dBFS, switched on within 1 ms, over a quiet room.
+        var gen = SeededGenerator(seed: 21)
+        var s = SignalBuffer(sampleRate: rate, duration: 34)
+        s.addNoise(dBFS: -65, generator: &gen)
+        var t = 1.0
+        for duration in [0.08, 0.2, 0.5, 1.0] {
+            for level in [-30.0, -20, -12, -6] {
+                s.addNoise(dBFS: level, start: t, duration: duration, ramp: 0.001, generator: &gen)
+                t += duration + 1.0
+            }
+        }
+        let found = runLearned(s.samples, rate: rate, triggers: [.glassBreak])
+        #expect(found.isEmpty, "\(found.map { ($0.start, $0.confidence) })")
+    }
+
+    @Test("short steady tones are not speech or barks")
+    func steadyTones() {
+        // 0.5 s steady tones (sine, 250-2000 Hz, and a 500 Hz square), -30 to -12 dBFS.
+        let rate = 44_100.0
+        var gen = SeededGenerator(seed: 22)
+        var s = SignalBuffer(sampleRate: rate, duration: 26)
+        s.addNoise(dBFS: -65, generator: &gen)
+        var t = 1.0
+        for frequency in [250.0, 500, 1000, 2000] {
+            for level in [-30.0, -20, -12] {
+                s.addTone(frequency: frequency, start: t, duration: 0.5, dBFS: level)
+                t += 1.5
+            }
+        }
+        for level in [-30.0, -20, -12] {
+            s.addSquare(frequency: 500, start: t, duration: 0.5, dBFS: level)
+            t += 1.5
+        }
+        let barks = runLearned(s.samples, rate: rate, triggers: [.dogBark])
+        #expect(barks.isEmpty, "\(barks.map { ($0.start, $0.confidence) })")
+        let speech = runLearned(s.samples, rate: rate, triggers: [.personTalking])
+        // Known issue (model card): loud 500 Hz tones are still taken for speech.
+        withKnownIssue("personTalking reports some loud steady tones", isIntermittent: true) {
+            #expect(speech.isEmpty, "\(speech.map { ($0.start, $0.confidence) })")
+        }
+    }
+
     @Test("detections come in nondecreasing detectedAt order with start <= end; shared and separate streams agree")
     func ordering() {
         let rate = 44_100.0

@@ -5,8 +5,7 @@ import VigilDetectors
 import VigilLearning
 
 /// The validation part of the development set, run through the shipped detectors as a stream
-/// would (shared STFT, registry, embedded models), scored with EventScoring (sed_eval
-/// conventions; to be swapped for VigilScoring at integration).
+/// would (shared STFT, registry, embedded models), scored with VigilScoring (sed_eval-exact).
 @Suite("Validation split", .serialized)
 struct ValidationTests {
     @Test("targets on the validation split", .enabled(if: DevData.available, "needs ../shared/data"))
@@ -46,7 +45,7 @@ struct ValidationTests {
             ("glassBreak", figures["glassBreak"]!.event.f1, 0.85, true),
             ("personTalking", figures["personTalking"]!.segment.f1, 0.90, false),
         ]
-        let floors: [String: Double] = ["dogBark": 0.54, "personTalking": 0.82]
+        let floors: [String: Double] = ["dogBark": 0.64, "personTalking": 0.80]
         for (label, value, target, met) in targets {
             print("\(label): \(String(format: "%.3f", value)) vs target \(target): \(value >= target ? "met" : "NOT MET")")
             if met { #expect(value >= target, "\(label) below its target") } else { #expect(value >= floors[label]!, "\(label) below its measured floor") }
