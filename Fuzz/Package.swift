@@ -31,6 +31,6 @@ let package = Package(
         + fuzzTargets.map { name in
             .executableTarget(
                 name: name,
-                dependencies: ["FuzzSupport"] + (libraries[name] ?? []).map { .product(name: $0, package: "Vigil") })
+                dependencies: ["FuzzSupport", "CFuzzerDriver"] + (libraries[name] ?? []).map { .product(name: $0, package: "Vigil") })
         }
 )

@@ -36,7 +36,7 @@ run_one() {
   local target=$1 dir=.build/fuzz/$1
   mkdir -p "$dir/corpus"
   rm -f "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-*
-  "$bin/$target" "${limit[@]}" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  "$bin/$target" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$dir/" "$dir/corpus" "Fuzz/Corpus/$target" >"$dir/log" 2>&1
   echo $? >"$dir/status"
 }

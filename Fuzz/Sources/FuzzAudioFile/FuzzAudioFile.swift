@@ -1,3 +1,4 @@
+import CFuzzerDriver
 import FuzzSupport
 import VigilAudioIO
 
@@ -11,7 +12,7 @@ import VigilAudioIO
 @main
 enum FuzzAudioFile {
     static func main() {
-        let descriptor = memfd_create("fuzz-audio", 0)
+        let descriptor = fuzz_memory_file("fuzz-audio")
         guard descriptor >= 0 else { fatalError("memfd_create failed: errno \(errno)") }
         let path = "/proc/self/fd/\(descriptor)"
         let samples = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096)
@@ -31,7 +32,7 @@ enum FuzzAudioFile {
                     total += got
                 }
             } catch {
-                _ = error.description
+                _ = String(describing: error)
             }
         }
     }

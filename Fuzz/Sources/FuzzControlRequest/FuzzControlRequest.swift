@@ -32,7 +32,7 @@ enum FuzzControlRequest {
                 default: _ = try controller.setAudio(json)
                 }
             } catch {
-                _ = error.description
+                _ = String(describing: error)
                 return
             }
             let device = controller.current

@@ -12,7 +12,7 @@ enum FuzzPNG {
         FuzzDriver.run { raw in
             let bytes = [UInt8](raw)
             let image: RasterImage
-            do { image = try PNGCodec.decode(bytes, source: "fuzz.png", limits: limits) } catch { _ = error.description; return }
+            do { image = try PNGCodec.decode(bytes, source: "fuzz.png", limits: limits) } catch { _ = String(describing: error); return }
             FuzzDriver.check(image.pixels.count == image.width * image.height * image.format.channels, "pixel count")
             _ = try? PNGCodec.decode(bytes, as: .gray, source: "fuzz.png", limits: limits)
             do {

@@ -24,7 +24,8 @@ public enum FuzzDriver {
     /// Stops the run as a finding when `condition` is false (an oracle failure, not a crash).
     public static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
         if !condition() {
-            fputs("FUZZ ORACLE FAILURE: \(message())\n", stderr)
+            let text = Array("FUZZ ORACLE FAILURE: \(message())\n".utf8)
+            _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             abort()
         }
     }

@@ -21,7 +21,7 @@ enum FuzzY4M {
                     if frames >= 16 { break }
                 }
             } catch {
-                _ = error.description
+                _ = String(describing: error)
             }
         }
     }
