@@ -51,7 +51,7 @@ test: deps
 SANITIZER_SKIP ?=
 test-asan: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	SWIFT_BACKTRACE=enable=no \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt SWIFT_BACKTRACE=enable=no \
 	  $(SWIFT) test --skip-build --disable-xctest --sanitize=address --scratch-path .build/asan $(SANITIZER_SKIP)
 
 test-tsan: deps
