@@ -147,7 +147,7 @@ struct AudioFileReaderTests {
         try AudioFileWriter.write(interleaved, channels: 3, sampleRate: 8_000, format: .wavFloat, to: path)
         let (samples, reader) = try readAll(path)
         #expect(samples.count == 3)
-        #expect(samples.allSatisfy(\.isFinite))
+        #expect(samples.allSatisfy { $0.isFinite })
         #expect(samples[0] == Float(Double(big) / 3))
         #expect(abs(samples[1] - -1e38) < 1e32)
         #expect(samples[2] == Float(-2 * Double(big) / 3))
@@ -176,7 +176,7 @@ struct AudioFileReaderTests {
             #expect(error.kind == .truncated)
         }
         #expect(!delivered.isEmpty)
-        #expect(delivered.allSatisfy(\.isFinite))
+        #expect(delivered.allSatisfy { $0.isFinite })
     }
 
     @Test("sample rates outside 8...192 kHz are refused", arguments: [4_000, 200_000])
