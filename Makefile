@@ -46,9 +46,13 @@ test: deps
 	$(SWIFT) test --skip-build --disable-xctest
 
 # Sanitizer runs of the test suite, each in its own build directory (built once, then reused).
-# Suites that cannot work under a sanitizer are skipped there (SANITIZER_SKIP, a --skip regex):
-#   none at present; add `--skip 'Suite name'` with the reason in this comment.
-SANITIZER_SKIP ?=
+# Every suite works under both sanitizers (make SANITIZER_SKIP= runs them all). By default one
+# is skipped for time only: AlarmSyntheticTests ("Alarm detectors on synthesized recordings")
+# renders and scores minutes of synthesized alarms at every rate; in the ASan run on the loaded
+# 2-core machine it was the last of the parallel suites to end (36 min into a 46 min run); the same
+# STFT and detector kernels run under the sanitizers in VigilDSPTests and the other detector
+# suites. See docs/fuzzing.md for the time budget.
+SANITIZER_SKIP ?= --skip AlarmSyntheticTests
 test-asan: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt SWIFT_BACKTRACE=enable=no \
