@@ -139,7 +139,10 @@ public final class AudioFileReader {
                         let v = row[c]
                         if v.isFinite { sum += v } else { bad += 1 }
                     }
-                    out[i] = sum * scale
+                    let mixed = sum * scale
+                    // Finite samples near ±Float.greatestFiniteMagnitude can sum past it: mix
+                    // that frame again in Double, whose mean of finite floats is a finite float.
+                    out[i] = mixed.isFinite ? mixed : AudioFileReader.wideMean(row, channels: channels)
                 }
             }
             nonFiniteSampleCount += bad
@@ -178,6 +181,14 @@ public final class AudioFileReader {
         if seconds >= 7200 { return "\(JSONValue.numberText((seconds / 360).rounded() / 10)) h" }
         if seconds < 10 { return "\(JSONValue.numberText((seconds * 1000).rounded() / 1000)) s" }
         return "\(JSONValue.numberText((seconds * 10).rounded() / 10)) s"
+    }
+
+    /// The mean of the finite samples of one frame (non-finite ones count as silence),
+    /// accumulated in Double so that it cannot overflow.
+    private static func wideMean(_ row: UnsafeMutablePointer<Float>, channels: Int) -> Float {
+        var sum: Double = 0
+        for c in 0..<channels where row[c].isFinite { sum += Double(row[c]) }
+        return Float(sum / Double(channels))
     }
 
     private static func fileSize(_ path: String) -> Int64? {

@@ -135,6 +135,51 @@ struct AudioFileReaderTests {
         #expect(samples.allSatisfy { $0.isFinite })
     }
 
+    /// Found by Fuzz/FuzzAudioFile: two finite float samples near -Float.greatestFiniteMagnitude
+    /// summed to -inf in the mono mix, so a non-finite sample reached the detectors.
+    @Test("mixing huge finite samples to mono stays finite")
+    func hugeFiniteSamplesMixToFiniteMono() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let big = Float.greatestFiniteMagnitude
+        // Frames of 3 channels: the first and last overflow a Float sum, the middle one does not.
+        let interleaved: [Float] = [big, big, -big, -3e38, 1, 3, -big, -big, .infinity]
+        let path = dir.appendingPathComponent("huge.wav").path
+        try AudioFileWriter.write(interleaved, channels: 3, sampleRate: 8_000, format: .wavFloat, to: path)
+        let (samples, reader) = try readAll(path)
+        #expect(samples.count == 3)
+        #expect(samples.allSatisfy { $0.isFinite })
+        #expect(samples[0] == Float(Double(big) / 3))
+        #expect(abs(samples[1] - -1e38) < 1e32)
+        #expect(samples[2] == Float(-2 * Double(big) / 3))
+        #expect(reader.nonFiniteSampleCount == 1)
+    }
+
+    /// The fuzzer's input itself: a 2-channel float WAV whose first frame is two samples near
+    /// -2e38 (their sum overflows Float).
+    @Test("the FuzzAudioFile finding reads as finite samples")
+    func fuzzFindingHugeStereoFloat() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bytes = Data(base64Encoded: "UklGRkQAAABXQVZFZm10IBAAAAADAAIAQB8AAAB9AAAEACAAZGF0YSCOAAAAAAD///8//wMA//////////9Sd5yAPg==")!
+        let path = dir.appendingPathComponent("fuzz-60b8576a.wav").path
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let reader = try AudioFileReader(path: path)
+        var buffer = [Float](repeating: .nan, count: 64)
+        var delivered: [Float] = []
+        do {
+            while true {
+                let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
+                if n == 0 { break }
+                delivered += buffer[0..<n]
+            }
+        } catch let error as AudioFileError {
+            #expect(error.kind == .truncated)
+        }
+        #expect(!delivered.isEmpty)
+        #expect(delivered.allSatisfy { $0.isFinite })
+    }
+
     @Test("sample rates outside 8...192 kHz are refused", arguments: [4_000, 200_000])
     func badRate(rate: Int) throws {
         let dir = try makeTemporaryDirectory()

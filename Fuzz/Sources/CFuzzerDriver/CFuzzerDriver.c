@@ -1,0 +1,2 @@
+// Only the header matters: libFuzzer provides LLVMFuzzerRunDriver when linked with -sanitize=fuzzer.
+#include "CFuzzerDriver.h"

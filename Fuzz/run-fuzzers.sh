@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets built by `make fuzz-build` (Fuzz/.build/release), a few at a time.
+#
+#   Fuzz/run-fuzzers.sh [-t SECONDS | -r RUNS] [-j JOBS] [TARGET...]
+#
+# -t: stop each target after SECONDS (libFuzzer -max_total_time); -r: after RUNS executions
+# (-runs); -j: targets run at the same time (default 1). Default targets: all five.
+# Each target fuzzes from its committed seeds (Fuzz/Corpus/TARGET) into a working corpus in
+# .build/fuzz/TARGET/corpus (kept between runs, never committed); its log, and any crash, leak,
+# timeout or out-of-memory input, go to .build/fuzz/TARGET/. Prints one line per target
+# (executions, cov, ft, corpus, result) and exits non-zero if any target found something.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=60 runs="" jobs=1
+while getopts "t:r:j:" option; do
+  case $option in
+    t) seconds=$OPTARG ;;
+    r) runs=$OPTARG ;;
+    j) jobs=$OPTARG ;;
+    *) echo "usage: $0 [-t SECONDS | -r RUNS] [-j JOBS] [TARGET...]" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(FuzzDeviceFile FuzzAudioFile FuzzY4M FuzzPNG FuzzControlRequest)
+
+bin=Fuzz/.build/release
+limit=(-max_total_time="$seconds")
+[ -n "$runs" ] && limit=(-runs="$runs")
+
+# Crashes print quickly without the Swift runtime's interactive backtracer; libFuzzer reports them.
+export SWIFT_BACKTRACE=enable=no
+
+run_one() {
+  local target=$1 dir=.build/fuzz/$1
+  mkdir -p "$dir/corpus"
+  rm -f "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-*
+  "$bin/$target" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$dir/" "$dir/corpus" "Fuzz/Corpus/$target" >"$dir/log" 2>&1
+  echo $? >"$dir/status"
+}
+
+for target in "${targets[@]}"; do
+  [ -x "$bin/$target" ] || { echo "$bin/$target is missing: run make fuzz-build" >&2; exit 2; }
+done
+
+start=$(date +%s)
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  run_one "$target" &
+done
+wait
+
+failed=0
+printf "%-20s %12s %8s %8s %14s %8s  %s\n" target executions cov ft corpus exec/s result
+for target in "${targets[@]}"; do
+  dir=.build/fuzz/$target
+  status=$(cat "$dir/status")
+  executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -1)
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$dir/log" | tail -1)
+  last=$(grep -E '^#[0-9]+' "$dir/log" | tail -1)
+  cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
+  ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
+  corpus=$(echo "$last" | sed -n 's/.*corp: \([^ ]*\).*/\1/p')
+  result=ok
+  if [ "$status" != 0 ] || ls "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-* >/dev/null 2>&1; then
+    result="FOUND (exit $status): $(ls "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-* 2>/dev/null | tr '\n' ' ')see $dir/log"
+    failed=1
+  fi
+  printf "%-20s %12s %8s %8s %14s %8s  %s\n" "$target" "${executions:-?}" "${cov:-?}" "${ft:-?}" "${corpus:-?}" "${speed:-?}" "$result"
+done
+echo "wall time: $(( $(date +%s) - start )) s, $jobs at a time, load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit $failed
