@@ -76,4 +76,34 @@ struct EventTrackerTests {
         #expect(within.starts.count == 1 && within.events.count == 1)
         #expect(within.starts.first?.event.detectedAt == within.events.first?.event.detectedAt)
     }
+
+    @Test("an announced event split at a pause: the first part is the announced event, later parts come at the end")
+    func splitKeepsTheAnnouncedFirstPart() throws {
+        var parameters = DecisionParameters(threshold: 0.5, mergeGapSeconds: 0.3)
+        parameters.splitPauseSeconds = 0.5
+        let tracker = EventTracker(parameters: parameters, sensitivity: .medium, decisionPeriod: Self.period, hop: 0.01)
+        // Two bursts of band activity (1.0-1.6 s and 2.4-3.0 s) in one event of the model.
+        func active(_ t: Double) -> Bool { (1.0..<1.6).contains(t) || (2.4..<3.0).contains(t) }
+        var starts: [TrackedEvent] = []
+        var events: [TrackedEvent] = []
+        var frame = 0
+        for k in 0...125 {
+            let t = Double(k) * Self.period
+            // Frames up to the decision's availability are seen before it.
+            while Double(frame) * 0.01 <= t + 0.5 {
+                let ft = Double(frame) * 0.01
+                let rel: Float = active(ft) ? 1 : 0
+                tracker.observeFrame(time: ft, flux: 0, lowFlux: 0, hfRatio: 0, meanRelative: rel, maxRelative: rel)
+                frame += 1
+            }
+            tracker.decide(centerTime: t, availableTime: t + 0.5, probability: (1.0..<3.0).contains(t) ? 0.9 : 0.05, into: &events)
+            if let s = tracker.takeConfirmedStart() { starts.append(s) }
+        }
+        tracker.finish(into: &events)
+        try #require(starts.count == 1 && events.count == 2, "\(starts) \(events)")
+        #expect(events[0].onset == starts[0].onset && events[0].detectedAt == starts[0].detectedAt)
+        #expect(abs(events[0].offset - 1.6) < 0.02 && abs(events[1].onset - 2.4) < 0.02 && abs(events[1].offset - 3.0) < 0.05)
+        // The second part is known only when the event ends.
+        #expect(events[1].detectedAt > events[1].offset - 0.5 && events[1].detectedAt > starts[0].detectedAt)
+    }
 }
