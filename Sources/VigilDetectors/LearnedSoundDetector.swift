@@ -18,8 +18,11 @@ import VigilLearning
 /// Sensitivity 1...10 maps to the start threshold: logit(θ) = logit(θ5) − step × (level − 5),
 /// where θ5 (the validation-optimal threshold) and step come from the model file.
 ///
-/// Latency: a decision is available half the modulation window (0.5 s) after its centre, and a
-/// detection is appended when its event ends (the merge gap after the last active decision)
+/// Latency: a decision is available half the modulation window (0.5 s) after its centre. An
+/// event is confirmed (its `detectedAt`) at the decision at which ``EventTracker`` has enough
+/// active decisions and, for glass break, the impact-then-shatter evidence; ``reportStarts(into:)``
+/// reports it then as ``Detection/Phase/started``. Its complete detection (same start and
+/// `detectedAt`) is appended when the event ends (the merge gap after the last active decision)
 /// or at `finish`.
 public final class LearnedSoundDetector: SpectralDetector {
     /// The trigger reported.
@@ -88,21 +91,28 @@ public final class LearnedSoundDetector: SpectralDetector {
         tracker.decide(centerTime: center, availableTime: available, probability: Double(1 / (1 + expf(-logit))), into: &events)
     }
 
+    /// Reports the open event once the tracker has confirmed it, with what is known so far; its
+    /// complete detection (same start and `detectedAt`) follows when it ends.
+    public func reportStarts(into detections: inout [Detection]) {
+        if let e = tracker.takeConfirmedStart() { detections.append(detection(e, phase: .started)) }
+    }
+
     private func flush(into detections: inout [Detection]) {
         guard !events.isEmpty else { return }
-        for e in events {
-            var evidence: [String: EvidenceValue] = [
-                "peakProbability": .number(e.peakProbability), "meanProbability": .number(e.meanProbability),
-                "threshold": .number(tracker.startThreshold), "model": .string("\(model.label) v\(model.modelVersion)"),
-            ]
-            if let t = e.impactTime { evidence["impactTime"] = .number(t) }
-            if let s = e.shatterSeconds { evidence["shatterSeconds"] = .number(s) }
-            detections.append(
-                Detection(
-                    trigger: trigger, start: e.onset, end: max(e.offset, e.onset), detectedAt: e.detectedAt,
-                    confidence: min(1, max(0, e.peakProbability)), evidence: evidence))
-        }
+        for e in events { detections.append(detection(e, phase: .complete)) }
         events.removeAll(keepingCapacity: true)
+    }
+
+    private func detection(_ e: TrackedEvent, phase: Detection.Phase) -> Detection {
+        var evidence: [String: EvidenceValue] = [
+            "peakProbability": .number(e.peakProbability), "meanProbability": .number(e.meanProbability),
+            "threshold": .number(tracker.startThreshold), "model": .string("\(model.label) v\(model.modelVersion)"),
+        ]
+        if let t = e.impactTime { evidence["impactTime"] = .number(t) }
+        if let s = e.shatterSeconds { evidence["shatterSeconds"] = .number(s) }
+        return Detection(
+            trigger: trigger, start: e.onset, end: max(e.offset, e.onset), detectedAt: e.detectedAt,
+            confidence: min(1, max(0, e.peakProbability)), evidence: evidence, phase: phase)
     }
 }
 

@@ -27,6 +27,8 @@ public struct DecisionParameters: Sendable, Hashable {
     /// ``onsetBacktrackSeconds`` (nil: no refinement).
     public var onsetActivity: Double?
     /// Events longer than this are dropped (nil: no limit); glass breaks last at most a few seconds.
+    /// An event is confirmed only while it is at most this long; a confirmed (announced) event
+    /// that goes on longer is reported ending at onset + this.
     public var maxEventSeconds: Double?
     /// Longest onset refinement (seconds).
     public var onsetBacktrackSeconds: Double = 1.5
@@ -82,7 +84,9 @@ public struct TrackedEvent: Sendable, Hashable {
     public var onset: Double
     /// Offset (seconds).
     public var offset: Double
-    /// When the smoothed probability crossed the threshold (media time).
+    /// When the tracker confirmed the event (media time): the decision at which it had
+    /// ``DecisionParameters/minActiveDecisions`` active decisions, was no longer than
+    /// ``DecisionParameters/maxEventSeconds`` and, with a gate, had its gate evidence.
     public var detectedAt: Double
     /// Highest smoothed probability.
     public var peakProbability: Double
@@ -112,6 +116,13 @@ public struct TrackedEvent: Sendable, Hashable {
 /// threshold, release at threshold x ``DecisionParameters/releaseRatio``, pauses up to the merge
 /// gap bridged, and events with fewer than ``DecisionParameters/minActiveDecisions`` dropped.
 /// Events are returned when they end, in nondecreasing `detectedAt` order.
+///
+/// An event is confirmed at the first decision at which every rule that decides whether it is
+/// reported holds for what was seen so far (enough active decisions, not longer than the
+/// maximum, the gate's impact and shatter); ``takeConfirmedStart()`` hands it out then, while it
+/// goes on. A confirmed event is always reported when it ends, with the same onset and
+/// `detectedAt` (a device cannot take an announced event back): past the maximum length it
+/// ends at onset + maximum, and when it splits at pauses its first part is the announced event.
 public final class EventTracker {
     /// The parameters.
     public let parameters: DecisionParameters
@@ -127,6 +138,10 @@ public final class EventTracker {
     private var active = false
     private var onset = 0.0
     private var detectedAt = 0.0
+    // Confirmation of the open event (see the type's summary).
+    private var confirmed = false
+    private var startTaken = false
+    private var confirmedGate: (impact: Double, shatter: Double)?
     private var lastAbove = 0.0
     private var count = 0
     private var peak = 0.0
@@ -206,6 +221,7 @@ public final class EventTracker {
             } else if t - lastAbove > parameters.mergeGapSeconds {
                 close(&events)
             }
+            if active && !confirmed { confirm(at: available) }
         }
         if !active && p >= startThreshold {
             active = true
@@ -228,7 +244,40 @@ public final class EventTracker {
             peak = p
             sum = p
             sumCount = 1
+            confirmed = false
+            startTaken = false
+            confirmedGate = nil
+            confirm(at: available)
         }
+    }
+
+    /// Confirms the open event at media time `available` if every reporting rule holds for what
+    /// was seen so far. Each rule can only stay true as the event goes on (the active decisions
+    /// and the shatter frames only grow; the impact lies before the offset so far), except the
+    /// maximum length, which ``close(_:)`` applies to a confirmed event by shortening it.
+    private func confirm(at available: Double) {
+        guard count >= parameters.minActiveDecisions else { return }
+        let offset = lastAbove + halfStride
+        if let m = parameters.maxEventSeconds, offset - onset > m { return }
+        if let gate = parameters.gate {
+            guard let evidence = gateEvidence(gate, from: onset - 0.5, to: offset) else { return }
+            confirmedGate = evidence
+        }
+        confirmed = true
+        detectedAt = available
+    }
+
+    /// The open event, once confirmed and not yet handed out (nil otherwise): onset, offset so
+    /// far and `detectedAt` as its final report will have them. Each event is handed out once.
+    public func takeConfirmedStart() -> TrackedEvent? {
+        guard active, confirmed, !startTaken else { return nil }
+        startTaken = true
+        var event = TrackedEvent(
+            onset: onset, offset: max(onset, lastAbove + halfStride), detectedAt: detectedAt, peakProbability: peak,
+            meanProbability: sum / Double(max(sumCount, 1)))
+        event.impactTime = confirmedGate?.impact
+        event.shatterSeconds = confirmedGate?.shatter
+        return event
     }
 
     /// End of stream: the last median value and any open event.
@@ -242,15 +291,21 @@ public final class EventTracker {
     private func close(_ events: inout [TrackedEvent]) {
         active = false
         previousOffset = max(previousOffset, lastAbove + halfStride)
-        guard count >= parameters.minActiveDecisions else { return }
-        if let m = parameters.maxEventSeconds, lastAbove + halfStride - onset > m { return }
+        // Not confirmed while it went on: the rules on everything seen (the last frames may
+        // complete the gate's shatter), confirmed now at the latest decision.
+        if !confirmed { confirm(at: max(detectedAt, recent.last?.available ?? detectedAt)) }
+        guard confirmed else { return }
+        var offset = lastAbove + halfStride
+        // Announced while within the maximum length: it ends there.
+        if let m = parameters.maxEventSeconds { offset = min(offset, onset + m) }
         var event = TrackedEvent(
-            onset: onset, offset: lastAbove + halfStride, detectedAt: detectedAt, peakProbability: peak,
+            onset: onset, offset: offset, detectedAt: detectedAt, peakProbability: peak,
             meanProbability: sum / Double(max(sumCount, 1)))
         if let gate = parameters.gate {
-            guard let (impact, shatter) = gateEvidence(gate, from: onset - 0.5, to: event.offset) else { return }
-            event.impactTime = impact
-            event.shatterSeconds = shatter
+            // The evidence on every frame seen; at least the confirmation's evidence holds.
+            let evidence = gateEvidence(gate, from: onset - 0.5, to: offset) ?? confirmedGate
+            event.impactTime = evidence?.impact
+            event.shatterSeconds = evidence?.shatter
         }
         if let pause = parameters.splitPauseSeconds {
             let runs = activeRuns(from: onset, to: event.offset, pause: pause)
@@ -259,7 +314,8 @@ public final class EventTracker {
                 let latest = recent.last?.available ?? detectedAt
                 for (k, r) in runs.enumerated() {
                     var part = event
-                    part.onset = k == 0 ? min(onset, r.start) : r.start
+                    // The first part is the announced event (its onset and detectedAt).
+                    part.onset = k == 0 ? onset : r.start
                     part.offset = k == runs.count - 1 ? event.offset : r.end
                     part.detectedAt = k == 0 ? detectedAt : max(detectedAt, latest)
                     events.append(part)
@@ -292,7 +348,7 @@ public final class EventTracker {
     }
 
     /// The first impact in [from, to] followed by enough shatter frames, if any.
-    private func gateEvidence(_ gate: ImpactShatterGate, from: Double, to: Double) -> (Double, Double)? {
+    private func gateEvidence(_ gate: ImpactShatterGate, from: Double, to: Double) -> (impact: Double, shatter: Double)? {
         var i = framesStart
         while i < frames.count {
             let f = frames[i]

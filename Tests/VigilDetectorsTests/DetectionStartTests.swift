@@ -80,4 +80,34 @@ struct DetectionStartTests {
         let batch = runDetector(make(), samples: signal.samples, rate: Self.rate)
         #expect(batch == complete.map(\.detection))
     }
+
+    @Test("a learned glass break is reported as started at its confirmation, complete when it ends")
+    func learnedGlassBreakStartsAtConfirmation() throws {
+        // Loud noise bursts over pink noise: each an impact followed by broadband shatter energy.
+        var generator = SeededGenerator(seed: 6)
+        var signal = SignalBuffer(sampleRate: Self.rate, duration: 12)
+        signal.addPinkNoise(dBFS: -60, generator: &generator)
+        for start in [1.0, 4.0, 7.0] { signal.addNoise(dBFS: -14, start: start, duration: 0.3, generator: &generator) }
+        let configuration = STFTConfiguration.standard(sampleRate: Self.rate)
+        func make() throws -> LearnedSoundDetector {
+            try #require(LearnedSoundDetector.shipped(for: .glassBreak, configuration: configuration, sensitivity: .medium))
+        }
+        let streamed = runStreaming(try make(), samples: signal.samples, rate: Self.rate)
+        let started = streamed.filter { $0.detection.phase == .started }
+        let complete = streamed.filter { $0.detection.phase == .complete }
+        try #require(!complete.isEmpty && started.count == complete.count, "\(streamed.map(\.detection))")
+        let hop = configuration.hopDuration
+        for (s, c) in zip(started, complete) {
+            // Reported on the frame whose decision confirmed it (a decision is available at a
+            // frame's centre, within a hop), before the complete detection.
+            #expect(s.at >= s.detection.detectedAt - 1e-9 && s.at - s.detection.detectedAt <= hop + 1e-9)
+            #expect(s.at < c.at && s.detection.trigger == .glassBreak)
+            #expect(s.detection.detectedAt == c.detection.detectedAt && s.detection.start == c.detection.start)
+            #expect(s.detection.evidence["impactTime"] != nil && s.detection.end <= c.detection.end)
+            // Confirmed at the decision that had the evidence, not at the end of the event.
+            #expect(c.detection.detectedAt < c.at)
+        }
+        // Batch callers (no reportStarts) get exactly the complete detections.
+        #expect(runDetector(try make(), samples: signal.samples, rate: Self.rate) == complete.map(\.detection))
+    }
 }

@@ -106,4 +106,37 @@ struct EarlyRecordTests {
             #expect(all.map { $0.json["id"]?.intValue ?? 0 } == [1, 1, 2, 2])
         }
     }
+
+    /// A learned detector (glass break) announces its event at the decision that confirms it:
+    /// the started record is published before the event ends, and the final record (same ID,
+    /// start and detectedAt) follows when it does.
+    @Test func learnedDetectorAnnouncesItsEventBeforeItEnds() throws {
+        let items = #"{"type":"noise","start":1,"duration":0.3,"level":-14},{"type":"noise","start":4,"duration":0.3,"level":-14}"#
+        let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [.glassBreak]))
+        let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try Self.scenario(duration: 8, items: items)), session: stack.session)
+        func glass() -> [LiveRecord] { feeder.published.filter { $0.trigger == .glassBreak } }
+        // Fed 10 ms at a time until the first record of the trigger.
+        var time = 0.0
+        while glass().isEmpty && time < 8 {
+            time += 0.01
+            feeder.feed(until: time)
+        }
+        #expect(glass().map(\.type) == ["eventStarted"], "\(glass().map(\.line))")
+        let started = try JSONValue.parse(try #require(glass().first?.line))
+        let detectedAt = try #require(started["detectedAt"]?.doubleValue)
+        let emittedAt = try #require(started["emittedAt"]?.doubleValue)
+        #expect(emittedAt >= detectedAt && emittedAt - detectedAt <= 0.03, "\(started)")
+        #expect(started["end"] == nil && detectedAt < 2)
+        feeder.feed(until: 8)
+        stack.session.finish()
+        let records = glass()
+        #expect(records.map(\.type) == ["eventStarted", "event", "eventStarted", "event"], "\(records.map(\.line))")
+        let lines = try records.map { try JSONValue.parse($0.line) }
+        for pair in stride(from: 0, to: lines.count - 1, by: 2) {
+            let (s, f) = (lines[pair], lines[pair + 1])
+            #expect(f["id"] == s["id"] && f["start"] == s["start"] && f["detectedAt"] == s["detectedAt"])
+            #expect((f["emittedAt"]?.doubleValue ?? 0) > (s["emittedAt"]?.doubleValue ?? 0))
+            #expect((f["end"]?.doubleValue ?? 0) <= (f["emittedAt"]?.doubleValue ?? 0))
+        }
+    }
 }

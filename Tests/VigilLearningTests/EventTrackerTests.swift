@@ -1,0 +1,109 @@
+import Testing
+import VigilCore
+import VigilLearning
+
+/// ``EventTracker`` confirmation: when an event is confirmed (its `detectedAt`) and what an
+/// announced event becomes at its end.
+@Suite("Event tracker confirmation")
+struct EventTrackerTests {
+    static let period = 0.04
+
+    /// Feeds decisions every ``period`` from 0 to `duration` (available 0.5 s after their centre)
+    /// with probability `p(t)`, taking confirmed starts after each. Returns the starts with the
+    /// index of the decision after which each was taken, and the events with the index after
+    /// which each was returned.
+    static func run(_ parameters: DecisionParameters, duration: Double, p: (Double) -> Double)
+        -> (starts: [(event: TrackedEvent, at: Double)], events: [(event: TrackedEvent, at: Double)])
+    {
+        let tracker = EventTracker(parameters: parameters, sensitivity: .medium, decisionPeriod: period, hop: 0.01)
+        var starts: [(TrackedEvent, Double)] = []
+        var events: [(TrackedEvent, Double)] = []
+        var batch: [TrackedEvent] = []
+        var k = 0
+        while Double(k) * period <= duration {
+            let t = Double(k) * period
+            tracker.decide(centerTime: t, availableTime: t + 0.5, probability: p(t), into: &batch)
+            events += batch.map { ($0, t + 0.5) }
+            batch.removeAll()
+            if let s = tracker.takeConfirmedStart() { starts.append((s, t + 0.5)) }
+            #expect(tracker.takeConfirmedStart() == nil, "a start is handed out once")
+            k += 1
+        }
+        tracker.finish(into: &batch)
+        events += batch.map { ($0, duration + 0.5) }
+        return (starts, events)
+    }
+
+    @Test("an event is confirmed at its second active decision; its end keeps that onset and detectedAt")
+    func confirmedAtMinimumActiveDecisions() throws {
+        let parameters = DecisionParameters(threshold: 0.5, mergeGapSeconds: 0.3)
+        let (starts, events) = Self.run(parameters, duration: 6) { (1.0..<2.5).contains($0) || (4.0..<4.5).contains($0) ? 0.9 : 0.05 }
+        try #require(starts.count == 2 && events.count == 2, "\(starts) \(events)")
+        for (s, e) in zip(starts, events) {
+            // Taken at the decision that confirmed it, long before the event ends.
+            #expect(s.event.detectedAt == s.at && s.at < e.at - 0.3)
+            #expect(s.event.onset == e.event.onset && s.event.detectedAt == e.event.detectedAt)
+            #expect(s.event.offset <= e.event.offset)
+        }
+        // The median of the decisions centred at 0.96, 1.0 and 1.04 s first crosses (centre 1.0 s);
+        // the next one (centre 1.04 s, decision 1.08 s, available 0.5 s later) is the second
+        // active decision and confirms.
+        #expect(abs(starts[0].event.detectedAt - 1.58) < 1e-9)
+        #expect(abs(events[0].event.offset - 2.5) < 0.05 && abs(events[1].event.offset - 4.5) < 0.05)
+    }
+
+    @Test("a confirmed event that goes past the maximum length ends at onset + maximum")
+    func announcedEventEndsAtTheMaximum() throws {
+        var parameters = DecisionParameters(threshold: 0.5, mergeGapSeconds: 0.3)
+        parameters.maxEventSeconds = 6
+        let (starts, events) = Self.run(parameters, duration: 12) { (1.0..<9.0).contains($0) ? 0.9 : 0.05 }
+        try #require(starts.count == 1 && events.count == 1, "\(starts) \(events)")
+        #expect(events[0].event.onset == starts[0].event.onset && events[0].event.detectedAt == starts[0].event.detectedAt)
+        #expect(abs(events[0].event.offset - (events[0].event.onset + 6)) < 1e-9)
+    }
+
+    @Test("an event that is past the maximum length before it is confirmed is never reported")
+    func notConfirmablePastTheMaximum() {
+        var parameters = DecisionParameters(threshold: 0.5, mergeGapSeconds: 0.3)
+        parameters.maxEventSeconds = 2
+        // 60 active decisions take 2.4 s: longer than the maximum when the last one comes.
+        parameters.minActiveDecisions = 60
+        let (starts, events) = Self.run(parameters, duration: 8) { (1.0..<5.0).contains($0) ? 0.9 : 0.05 }
+        #expect(starts.isEmpty && events.isEmpty, "\(starts) \(events)")
+        // Within the maximum, the same event is confirmed and reported.
+        parameters.maxEventSeconds = 6
+        let within = Self.run(parameters, duration: 8) { (1.0..<5.0).contains($0) ? 0.9 : 0.05 }
+        #expect(within.starts.count == 1 && within.events.count == 1)
+        #expect(within.starts.first?.event.detectedAt == within.events.first?.event.detectedAt)
+    }
+
+    @Test("an announced event split at a pause: the first part is the announced event, later parts come at the end")
+    func splitKeepsTheAnnouncedFirstPart() throws {
+        var parameters = DecisionParameters(threshold: 0.5, mergeGapSeconds: 0.3)
+        parameters.splitPauseSeconds = 0.5
+        let tracker = EventTracker(parameters: parameters, sensitivity: .medium, decisionPeriod: Self.period, hop: 0.01)
+        // Two bursts of band activity (1.0-1.6 s and 2.4-3.0 s) in one event of the model.
+        func active(_ t: Double) -> Bool { (1.0..<1.6).contains(t) || (2.4..<3.0).contains(t) }
+        var starts: [TrackedEvent] = []
+        var events: [TrackedEvent] = []
+        var frame = 0
+        for k in 0...125 {
+            let t = Double(k) * Self.period
+            // Frames up to the decision's availability are seen before it.
+            while Double(frame) * 0.01 <= t + 0.5 {
+                let ft = Double(frame) * 0.01
+                let rel: Float = active(ft) ? 1 : 0
+                tracker.observeFrame(time: ft, flux: 0, lowFlux: 0, hfRatio: 0, meanRelative: rel, maxRelative: rel)
+                frame += 1
+            }
+            tracker.decide(centerTime: t, availableTime: t + 0.5, probability: (1.0..<3.0).contains(t) ? 0.9 : 0.05, into: &events)
+            if let s = tracker.takeConfirmedStart() { starts.append(s) }
+        }
+        tracker.finish(into: &events)
+        try #require(starts.count == 1 && events.count == 2, "\(starts) \(events)")
+        #expect(events[0].onset == starts[0].onset && events[0].detectedAt == starts[0].detectedAt)
+        #expect(abs(events[0].offset - 1.6) < 0.02 && abs(events[1].onset - 2.4) < 0.02 && abs(events[1].offset - 3.0) < 0.05)
+        // The second part is known only when the event ends.
+        #expect(events[1].detectedAt > events[1].offset - 0.5 && events[1].detectedAt > starts[0].detectedAt)
+    }
+}
