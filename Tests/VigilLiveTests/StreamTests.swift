@@ -129,6 +129,10 @@ struct StreamTests {
             let port = try #require(testClient.port)
             let client = try await LiveTestSupport.onThread { try WebSocketTestClient(port: port, path: "/events?after=0") }
             #expect(client.status.contains("101"))
+            // The server subscribes the socket after it has sent the 101: wait for it, or a
+            // fast (speed 0) run may end before the client is counted.
+            for _ in 0..<1000 where stack.hub.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(stack.hub.subscriberCount == 1)
             runner.start()
             return try await LiveTestSupport.onThread {
                 var all: [String] = []
