@@ -176,6 +176,20 @@ public final class AudioFileReader {
         }
     }
 
+    /// Decodes the whole file at `path` to mono samples (for training and tests that need the
+    /// recording in memory; analysis streams with ``readMono(into:)`` instead).
+    public static func readAllMono(path: String, limits: InputLimits = .default) throws -> (samples: [Float], sampleRate: Int) {
+        let reader = try AudioFileReader(path: path, limits: limits)
+        var out: [Float] = []
+        var block = [Float](repeating: 0, count: 65_536)
+        while true {
+            let n = try block.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
+            if n == 0 { break }
+            out.append(contentsOf: block[0..<n])
+        }
+        return (out, reader.sampleRate)
+    }
+
     /// "90 s", "2.5 h": a duration for messages.
     static func durationText(_ seconds: Double) -> String {
         if seconds >= 7200 { return "\(JSONValue.numberText((seconds / 360).rounded() / 10)) h" }

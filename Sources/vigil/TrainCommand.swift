@@ -155,14 +155,7 @@ struct TrainCommand: ParsableCommand {
     }
 
     static func decode(_ path: String) throws -> (samples: [Float], rate: Double) {
-        let reader = try AudioFileReader(path: path)
-        var out: [Float] = []
-        var block = [Float](repeating: 0, count: 65_536)
-        while true {
-            let n = try block.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
-            if n == 0 { break }
-            out.append(contentsOf: block[0..<n])
-        }
-        return (out, Double(reader.sampleRate))
+        let (samples, rate) = try AudioFileReader.readAllMono(path: path)
+        return (samples, Double(rate))
     }
 }

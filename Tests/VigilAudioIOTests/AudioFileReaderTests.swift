@@ -65,6 +65,27 @@ struct AudioFileReaderTests {
         #expect(samples.allSatisfy { abs($0 - expected) < 1e-6 })
     }
 
+    @Test("readAllMono returns the whole recording, longer than one read block, as streamed")
+    func readAllMonoMatchesStreaming() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = 150_000
+        var interleaved = [Float](repeating: 0, count: frames * 2)
+        for i in 0..<frames {
+            interleaved[2 * i] = Float(sin(Double(i) * 0.01)) * 0.5
+            interleaved[2 * i + 1] = 0.25
+        }
+        let path = dir.appendingPathComponent("long.wav").path
+        try AudioFileWriter.write(interleaved, channels: 2, sampleRate: 22_050, format: .wavFloat, to: path)
+        let (whole, rate) = try AudioFileReader.readAllMono(path: path)
+        let (streamed, _) = try readAll(path)
+        #expect(rate == 22_050)
+        #expect(whole.count == frames)
+        #expect(whole == streamed)
+        #expect(abs(whole[1000] - (Float(sin(10.0)) * 0.5 + 0.25) / 2) < 1e-6)
+        #expect(throws: AudioFileError.self) { try AudioFileReader.readAllMono(path: dir.appendingPathComponent("missing.wav").path) }
+    }
+
     @Test("a zero-byte file is an error naming the file")
     func emptyFile() throws {
         let dir = try makeTemporaryDirectory()

@@ -20,15 +20,8 @@ enum DevData {
 
     /// Decodes a whole audio file to mono floats.
     static func loadAudio(_ path: String) throws -> (samples: [Float], sampleRate: Double) {
-        let reader = try AudioFileReader(path: path)
-        var out: [Float] = []
-        var block = [Float](repeating: 0, count: 65_536)
-        while true {
-            let n = try block.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
-            if n == 0 { break }
-            out.append(contentsOf: block[0..<n])
-        }
-        return (out, Double(reader.sampleRate))
+        let (samples, rate) = try AudioFileReader.readAllMono(path: path)
+        return (samples, Double(rate))
     }
 
     struct Set_ {
