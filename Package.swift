@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "VigilImaging", targets: ["VigilImaging"]),
         .library(name: "VigilVision", targets: ["VigilVision"]),
         .library(name: "VigilFrameIO", targets: ["VigilFrameIO"]),
+        .library(name: "VigilControl", targets: ["VigilControl"]),
         .library(name: "VigilLive", targets: ["VigilLive"]),
         .library(name: "VigilReport", targets: ["VigilReport"]),
         .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
@@ -70,11 +71,15 @@ let package = Package(
         .target(name: "VigilFrameIO", dependencies: ["VigilCore", "VigilImaging"], swiftSettings: nativeFlags),
         .target(name: "VigilAudioIO", dependencies: ["VigilCore", "CSndFile"], swiftSettings: nativeFlags),
 
+        // The live device's control commands (request bodies -> validated device changes): pure,
+        // no server code, so the control-payload fuzz target needs no NIO build.
+        .target(name: "VigilControl", dependencies: ["VigilCore", "VigilDevice"], swiftSettings: nativeFlags),
+
         // The live event generator's HTTP server.
         .target(
             name: "VigilLive",
             dependencies: [
-                "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilSynth", "VigilDSP",
+                "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilSynth", "VigilDSP",
                 "VigilVision", "VigilFrameIO", "VigilImaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -87,7 +92,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
                 "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning", "VigilImaging", "VigilVision",
-                "VigilFrameIO", "VigilLive", "VigilReport",
+                "VigilFrameIO", "VigilControl", "VigilLive", "VigilReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: nativeFlags),
@@ -109,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "VigilLiveTests",
             dependencies: [
-                "VigilLive", "VigilDevice", "VigilSynth", "VigilAudioIO", "VigilFrameIO", "VigilImaging",
+                "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilAudioIO", "VigilFrameIO", "VigilImaging",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
@@ -117,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "VigilHostileInputTests",
             dependencies: [
-                "VigilCore", "VigilDevice", "VigilAudioIO", "VigilImaging", "VigilFrameIO", "VigilSynth", "VigilLive",
+                "VigilCore", "VigilDevice", "VigilAudioIO", "VigilImaging", "VigilFrameIO", "VigilSynth", "VigilControl", "VigilLive",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             exclude: ["Corpus"]),

@@ -16,7 +16,7 @@ let libraries: [String: [String]] = [
     "FuzzAudioFile": ["VigilAudioIO"],
     "FuzzY4M": ["VigilFrameIO", "VigilImaging"],
     "FuzzPNG": ["VigilImaging"],
-    "FuzzControlRequest": ["VigilLive", "VigilDevice"],
+    "FuzzControlRequest": ["VigilControl", "VigilDevice"],
 ]
 
 let package = Package(

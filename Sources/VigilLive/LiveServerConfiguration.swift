@@ -1,3 +1,5 @@
+import VigilControl
+
 /// Where and how the live HTTP server listens, and the limits it enforces on clients.
 /// Defaults and the `vigil live` options that set them are listed in docs/RELIABILITY.md.
 public struct LiveServerConfiguration: Sendable, Hashable {
@@ -6,7 +8,7 @@ public struct LiveServerConfiguration: Sendable, Hashable {
     /// The default body limit (64 KiB).
     public static let defaultMaxBodySize = 64 * 1024
     /// The default nesting limit of a control body.
-    public static let defaultMaxBodyDepth = 16
+    public static let defaultMaxBodyDepth = ControlRequestDecoder.defaultMaxDepth
     /// The default time a client has to send a request head, and a control body (30 s).
     public static let defaultRequestTimeout: Duration = .seconds(30)
     /// The default time a keep-alive connection may sit idle between requests (60 s).

@@ -1,5 +1,6 @@
 import Foundation
 import VigilAnalysis
+import VigilControl
 import VigilCore
 import VigilDSP
 import VigilDetectors

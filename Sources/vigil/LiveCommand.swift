@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VigilControl
 import VigilCore
 import VigilDevice
 import VigilImaging

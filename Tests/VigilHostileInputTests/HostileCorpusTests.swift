@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilAudioIO
+import VigilControl
 import VigilCore
 import VigilDevice
 import VigilFrameIO

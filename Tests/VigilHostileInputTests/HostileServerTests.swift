@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import VigilControl
 import VigilCore
 import VigilDevice
 import VigilLive
@@ -137,7 +138,7 @@ struct HostileServerTests {
                     group.addTask {
                         try await Self.onThread {
                             try (0..<10).map { k -> String in
-                                let connection = try RawHTTPConnection(port: port, timeout: 3)
+                                let connection = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(3))
                                 connection.send(Self.garbage(batch * 10 + k))
                                 let (text, closed) = connection.readAll(limit: 4096)
                                 return "garbage \((batch * 10 + k) % 8): " + (text.isEmpty ? (closed ? "closed" : "timeout") : String(text.prefix(12)))
@@ -163,7 +164,7 @@ struct HostileServerTests {
             let report = await probe.report(runner: runner)
             #expect(report.pipeline.count == Self.expectedSoundEvents, "events delivered during the flood")
             let worst = report.pipeline.max() ?? 0
-            #expect(worst < 1.0, "an event arrived \(worst) s after its media time was due")
+            #expect(worst < WallClockAllowance.seconds(1.0), "an event arrived \(worst) s after its media time was due")
             print("flood: statuses \(statuses.sorted { $0.key < $1.key }), worst event delivery \(worst) s, RSS +\((residentBytes() - rssBefore) >> 20) MiB")
         }
     }
@@ -182,7 +183,7 @@ struct HostileServerTests {
             try await Self.onThread { for c in clients { try c.connect() } }
             #expect(stack.hub.subscriberCount == 100)
             let refused = try await Self.onThread { () -> String in
-                let connection = try RawHTTPConnection(port: port, timeout: 5)
+                let connection = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(5))
                 connection.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
                 return connection.readResponse().map { "\($0.status) \($0.body)" } ?? "closed"
             }
@@ -283,14 +284,14 @@ struct HostileServerTests {
             try await Task.sleep(for: .milliseconds(300))
             let (healthStatus, healthSeconds) = try await Self.onThread { () -> (Int, Double) in
                 let started = LiveClock.now()
-                let connection = try RawHTTPConnection(port: port, timeout: 5)
+                let connection = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(5))
                 connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
                 return (connection.readResponse()?.status ?? 0, LiveClock.now() - started)
             }
             #expect(healthStatus == 200)
-            #expect(healthSeconds < 0.5, "GET /health took \(healthSeconds) s during the slowloris")
+            #expect(healthSeconds < WallClockAllowance.seconds(0.5), "GET /health took \(healthSeconds) s during the slowloris")
             let times = try await closedAfter
-            for t in times { #expect(t >= 0.9 && t < 3, "a slowloris connection lasted \(t) s") }
+            for t in times { #expect(t >= 0.9 && t < WallClockAllowance.seconds(3), "a slowloris connection lasted \(t) s") }
             #expect(stack.metrics.timedOutConnections >= 30)
 
             // A body dripped slower than the request timeout: 408, or closed by the idle timeout.
@@ -310,20 +311,20 @@ struct HostileServerTests {
 
             // A keep-alive connection left idle is closed after the idle timeout.
             let idleSeconds = try await Self.onThread { () -> Double in
-                let connection = try RawHTTPConnection(port: port, timeout: 6)
+                let connection = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(6))
                 connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
                 _ = connection.readResponse()
                 let start = LiveClock.now()
                 _ = connection.readAll()
                 return LiveClock.now() - start
             }
-            #expect(idleSeconds >= 1.5 && idleSeconds < 4, "idle connection closed after \(idleSeconds) s")
+            #expect(idleSeconds >= 1.5 && idleSeconds < WallClockAllowance.seconds(4), "idle connection closed after \(idleSeconds) s")
 
             await runner.wait()
             let report = await probe.report(runner: runner)
             #expect(report.pipeline.count == Self.expectedSoundEvents)
             let worst = report.pipeline.max() ?? 0
-            #expect(worst < 1.0, "an event arrived \(worst) s after its media time was due")
+            #expect(worst < WallClockAllowance.seconds(1.0), "an event arrived \(worst) s after its media time was due")
             print("slowloris: closed after \(times.min() ?? 0)...\(times.max() ?? 0) s, body: \(bodyAnswer), idle \(idleSeconds) s, worst event delivery \(worst) s")
         }
     }
@@ -349,10 +350,10 @@ struct HostileServerTests {
             // A lying Content-Length is refused from the header alone; chunked bodies are counted as they come.
             let answers = try await Self.onThread { () -> [String] in
                 var out: [String] = []
-                let lying = try RawHTTPConnection(port: port, timeout: 5)
+                let lying = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(5))
                 lying.send("POST /zones HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000000\r\n\r\n{}")
                 out.append(lying.readResponse().map { "\($0.status)" } ?? "closed")
-                let chunked = try RawHTTPConnection(port: port, timeout: 5)
+                let chunked = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(5))
                 chunked.send("POST /zones HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
                 for _ in 0..<8 { chunked.send("400\r\n" + String(repeating: "b", count: 1024) + "\r\n") }
                 out.append(chunked.readResponse().map { "\($0.status)" } ?? "closed")

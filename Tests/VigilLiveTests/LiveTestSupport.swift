@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import VigilControl
 import VigilCore
 import VigilDevice
 import VigilLive

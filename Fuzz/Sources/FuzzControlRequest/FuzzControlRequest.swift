@@ -1,6 +1,6 @@
 import FuzzSupport
+import VigilControl
 import VigilDevice
-import VigilLive
 
 /// Live control API payloads: the first byte picks the endpoint, the rest is the request body
 /// (and, for the endpoints with an ID in the path, the text before the first newline is the ID).

@@ -7,10 +7,13 @@ import VigilDevice
 /// request is checked exactly like the same section of a device file, and problems name the
 /// field relative to the body. Unknown keys, which a device file only warns about, are refused.
 public enum ControlRequestDecoder {
+    /// Default nesting limit of a request body (`vigil live --max-body-depth`).
+    public static let defaultMaxDepth = 16
+
     /// Parses a body as JSON, at most `maxDepth` levels deep (400 InvalidCommand with line and
     /// column when it is not).
     public static func parse(
-        _ body: [UInt8], maxDepth: Int = LiveServerConfiguration.defaultMaxBodyDepth
+        _ body: [UInt8], maxDepth: Int = ControlRequestDecoder.defaultMaxDepth
     ) throws(ControlError) -> JSONValue {
         guard !body.isEmpty else { throw .invalidCommand(field: "", "empty request body, expected JSON") }
         do {

@@ -23,7 +23,7 @@ public final class DeviceController: @unchecked Sendable {
     public var changeCount: Int { lock.withLock { version } }
 
     /// Takes the queued changes with the device they lead to; `nil` when nothing changed.
-    func takeChanges() -> (device: Device, changes: [DeviceChange])? {
+    package func takeChanges() -> (device: Device, changes: [DeviceChange])? {
         lock.withLock {
             guard !pending.isEmpty else { return nil }
             defer { pending.removeAll(keepingCapacity: true) }
