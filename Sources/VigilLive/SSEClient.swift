@@ -26,6 +26,8 @@ public final class SSEClient: @unchecked Sendable {
     private let port: Int
     private let path: String
     private let headers: [(String, String)]
+    private let responseTimeout: Double?
+    private let streamTimeout: Double?
     private var fd: Int32 = -1
     private var raw: [UInt8] = []
     private var rawStart = 0
@@ -33,13 +35,25 @@ public final class SSEClient: @unchecked Sendable {
     private var chunkRemaining = 0
     private var bodyEnded = false
     private var text: [UInt8] = []
+    private var receiveTimeout = 0.0
 
     /// Creates a client for `http://host:port/path` (IPv4 address or `localhost`).
-    public init(host: String = "127.0.0.1", port: Int, path: String = "/events", headers: [(String, String)] = []) {
+    ///
+    /// `responseTimeout` bounds the wait for the response head in ``connect(receiveBufferSize:)``
+    /// (a server that accepts but never answers gives an error instead of a thread blocked
+    /// forever); `streamTimeout` bounds each wait for more of the stream in ``next()`` (`nil`:
+    /// wait as long as the server keeps the connection open; a live server sends a keep-alive
+    /// every 15 s while it streams). Both in seconds.
+    public init(
+        host: String = "127.0.0.1", port: Int, path: String = "/events", headers: [(String, String)] = [],
+        responseTimeout: Double? = 30, streamTimeout: Double? = nil
+    ) {
         self.host = host == "localhost" ? "127.0.0.1" : host
         self.port = port
         self.path = path
         self.headers = headers
+        self.responseTimeout = responseTimeout
+        self.streamTimeout = streamTimeout
     }
 
     deinit { close() }
@@ -61,6 +75,7 @@ public final class SSEClient: @unchecked Sendable {
         guard result == 0 else { throw SSEClientError(operation: "connect", reason: String(cString: strerror(errno))) }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        setReceiveTimeout(responseTimeout)
         var request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
@@ -81,6 +96,7 @@ public final class SSEClient: @unchecked Sendable {
                 status = statusParts.count > 1 ? Int(statusParts[1]) ?? 0 : 0
                 chunked = lines.dropFirst().contains { $0.lowercased().hasPrefix("transfer-encoding:") && $0.lowercased().contains("chunked") }
                 guard status == 200 else { throw SSEClientError(operation: "response", reason: String(lines.first ?? "")) }
+                setReceiveTimeout(streamTimeout)
                 return
             }
             guard try fill() else { throw SSEClientError(operation: "response", reason: "connection closed before the response head") }
@@ -120,6 +136,15 @@ public final class SSEClient: @unchecked Sendable {
         return nil
     }
 
+    /// Sets how long one `recv` may wait (`SO_RCVTIMEO`; `nil` or 0: forever).
+    private func setReceiveTimeout(_ seconds: Double?) {
+        let wait = max(seconds ?? 0, 0)
+        var value = timeval(tv_sec: Int(wait), tv_usec: Int((wait - wait.rounded(.down)) * 1_000_000))
+        if wait > 0 && value.tv_sec == 0 && value.tv_usec == 0 { value.tv_usec = 1 }
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        receiveTimeout = wait
+    }
+
     /// Reads more bytes from the socket; false at end of stream.
     private func fill() throws -> Bool {
         if rawStart > 65536 {
@@ -128,7 +153,12 @@ public final class SSEClient: @unchecked Sendable {
         }
         var buffer = [UInt8](repeating: 0, count: 16384)
         let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n < 0 { throw SSEClientError(operation: "recv", reason: String(cString: strerror(errno))) }
+        if n < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                throw SSEClientError(operation: "recv", reason: "nothing received within \(receiveTimeout) s")
+            }
+            throw SSEClientError(operation: "recv", reason: String(cString: strerror(errno)))
+        }
         if n == 0 { return false }
         raw += buffer[0..<n]
         return true

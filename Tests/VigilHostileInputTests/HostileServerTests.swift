@@ -11,7 +11,7 @@ import VigilSynth
 /// The live server under abuse: a flood of malformed requests, 100 concurrent stream clients,
 /// slowloris clients, oversized bodies, and control requests without the token. Through all
 /// of it the session keeps detecting on time and memory stays bounded.
-@Suite("Hostile clients against the live server", .serialized, .timeLimit(.minutes(2)))
+@Suite("Hostile clients against the live server", .serialized, .timeLimit(.minutes(WallClockAllowance.minutes(2))))
 struct HostileServerTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

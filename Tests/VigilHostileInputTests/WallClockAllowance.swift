@@ -19,4 +19,7 @@ enum WallClockAllowance {
 
     /// `seconds` stretched by ``factor``.
     static func seconds(_ seconds: Double) -> Double { seconds * factor }
+
+    /// A time limit of `minutes` stretched by ``factor`` (whole minutes, for `.timeLimit`).
+    static func minutes(_ minutes: Int64) -> Int64 { minutes * Int64(factor.rounded(.up)) }
 }
