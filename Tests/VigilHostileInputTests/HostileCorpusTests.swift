@@ -225,7 +225,7 @@ struct HostileCorpusTests {
 
     @Test(
         "every corpus file gets its expected error from the library, without crashing or hanging",
-        .timeLimit(.minutes(WallClockAllowance.minutes(1))), arguments: CorpusEntry.all)
+        .timeLimit(.minutes(SanitizerAllowance.minutes(1))), arguments: CorpusEntry.all)
     func corpusFile(_ entry: CorpusEntry) {
         let outcome = CorpusFeeder.run(entry)
         if ProcessInfo.processInfo.environment["VIGIL_CORPUS_VERBOSE"] != nil {

@@ -11,7 +11,7 @@ import VigilSynth
 /// The live server under abuse: a flood of malformed requests, 100 concurrent stream clients,
 /// slowloris clients, oversized bodies, and control requests without the token. Through all
 /// of it the session keeps detecting on time and memory stays bounded.
-@Suite("Hostile clients against the live server", .serialized, .timeLimit(.minutes(WallClockAllowance.minutes(2))))
+@Suite("Hostile clients against the live server", .serialized, .timeLimit(.minutes(SanitizerAllowance.minutes(2))))
 struct HostileServerTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -138,7 +138,7 @@ struct HostileServerTests {
                     group.addTask {
                         try await Self.onThread {
                             try (0..<10).map { k -> String in
-                                let connection = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(3))
+                                let connection = try RawHTTPConnection(port: port, timeout: SanitizerAllowance.seconds(3))
                                 connection.send(Self.garbage(batch * 10 + k))
                                 let (text, closed) = connection.readAll(limit: 4096)
                                 return "garbage \((batch * 10 + k) % 8): " + (text.isEmpty ? (closed ? "closed" : "timeout") : String(text.prefix(12)))
@@ -164,7 +164,7 @@ struct HostileServerTests {
             let report = await probe.report(runner: runner)
             #expect(report.pipeline.count == Self.expectedSoundEvents, "events delivered during the flood")
             let worst = report.pipeline.max() ?? 0
-            #expect(worst < WallClockAllowance.seconds(1.0), "an event arrived \(worst) s after its media time was due")
+            #expect(worst < SanitizerAllowance.seconds(1.0), "an event arrived \(worst) s after its media time was due")
             print("flood: statuses \(statuses.sorted { $0.key < $1.key }), worst event delivery \(worst) s, RSS +\((residentBytes() - rssBefore) >> 20) MiB")
         }
     }
@@ -183,7 +183,7 @@ struct HostileServerTests {
             try await Self.onThread { for c in clients { try c.connect() } }
             #expect(stack.hub.subscriberCount == 100)
             let refused = try await Self.onThread { () -> String in
-                let connection = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(5))
+                let connection = try RawHTTPConnection(port: port, timeout: SanitizerAllowance.seconds(5))
                 connection.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
                 return connection.readResponse().map { "\($0.status) \($0.body)" } ?? "closed"
             }
@@ -284,14 +284,14 @@ struct HostileServerTests {
             try await Task.sleep(for: .milliseconds(300))
             let (healthStatus, healthSeconds) = try await Self.onThread { () -> (Int, Double) in
                 let started = LiveClock.now()
-                let connection = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(5))
+                let connection = try RawHTTPConnection(port: port, timeout: SanitizerAllowance.seconds(5))
                 connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
                 return (connection.readResponse()?.status ?? 0, LiveClock.now() - started)
             }
             #expect(healthStatus == 200)
-            #expect(healthSeconds < WallClockAllowance.seconds(0.5), "GET /health took \(healthSeconds) s during the slowloris")
+            #expect(healthSeconds < SanitizerAllowance.seconds(0.5), "GET /health took \(healthSeconds) s during the slowloris")
             let times = try await closedAfter
-            for t in times { #expect(t >= 0.9 && t < WallClockAllowance.seconds(3), "a slowloris connection lasted \(t) s") }
+            for t in times { #expect(t >= 0.9 && t < SanitizerAllowance.seconds(3), "a slowloris connection lasted \(t) s") }
             #expect(stack.metrics.timedOutConnections >= 30)
 
             // A body dripped slower than the request timeout: 408, or closed by the idle timeout.
@@ -311,20 +311,20 @@ struct HostileServerTests {
 
             // A keep-alive connection left idle is closed after the idle timeout.
             let idleSeconds = try await Self.onThread { () -> Double in
-                let connection = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(6))
+                let connection = try RawHTTPConnection(port: port, timeout: SanitizerAllowance.seconds(6))
                 connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
                 _ = connection.readResponse()
                 let start = LiveClock.now()
                 _ = connection.readAll()
                 return LiveClock.now() - start
             }
-            #expect(idleSeconds >= 1.5 && idleSeconds < WallClockAllowance.seconds(4), "idle connection closed after \(idleSeconds) s")
+            #expect(idleSeconds >= 1.5 && idleSeconds < SanitizerAllowance.seconds(4), "idle connection closed after \(idleSeconds) s")
 
             await runner.wait()
             let report = await probe.report(runner: runner)
             #expect(report.pipeline.count == Self.expectedSoundEvents)
             let worst = report.pipeline.max() ?? 0
-            #expect(worst < WallClockAllowance.seconds(1.0), "an event arrived \(worst) s after its media time was due")
+            #expect(worst < SanitizerAllowance.seconds(1.0), "an event arrived \(worst) s after its media time was due")
             print("slowloris: closed after \(times.min() ?? 0)...\(times.max() ?? 0) s, body: \(bodyAnswer), idle \(idleSeconds) s, worst event delivery \(worst) s")
         }
     }
@@ -350,10 +350,10 @@ struct HostileServerTests {
             // A lying Content-Length is refused from the header alone; chunked bodies are counted as they come.
             let answers = try await Self.onThread { () -> [String] in
                 var out: [String] = []
-                let lying = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(5))
+                let lying = try RawHTTPConnection(port: port, timeout: SanitizerAllowance.seconds(5))
                 lying.send("POST /zones HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000000\r\n\r\n{}")
                 out.append(lying.readResponse().map { "\($0.status)" } ?? "closed")
-                let chunked = try RawHTTPConnection(port: port, timeout: WallClockAllowance.seconds(5))
+                let chunked = try RawHTTPConnection(port: port, timeout: SanitizerAllowance.seconds(5))
                 chunked.send("POST /zones HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
                 for _ in 0..<8 { chunked.send("400\r\n" + String(repeating: "b", count: 1024) + "\r\n") }
                 out.append(chunked.readResponse().map { "\($0.status)" } ?? "closed")
@@ -362,7 +362,7 @@ struct HostileServerTests {
             #expect(answers[0] == "413", "Content-Length 10^10: \(answers[0])")
             #expect(answers[1] == "413" || answers[1] == "closed", "chunked 8 KiB: \(answers[1])")
             let growth = residentBytes() - rssBefore
-            #expect(growth < 64 << 20, "40 MiB of refused bodies grew the process by \(growth >> 20) MiB")
+            #expect(growth < SanitizerAllowance.bytes(64 << 20), "40 MiB of refused bodies grew the process by \(growth >> 20) MiB")
             print("oversized: 40 x 1 MiB refused, RSS +\(growth >> 20) MiB, raw answers \(answers)")
         }
     }
