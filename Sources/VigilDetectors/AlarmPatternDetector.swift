@@ -57,8 +57,12 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let binWidth: Double
     private let lowBin: Int
     private let highBin: Int
+    /// Onset and hysteresis prominence (linear) of the per-frame lines (bank 0) and of the
+    /// smoothed lines (bank 1).
     private let prominenceOn: Float
     private let prominenceOff: Float
+    private let smoothedProminenceOn: Float
+    private let smoothedProminenceOff: Float
     /// Prominence at which a harmonic-family line saturates (10 dB above ``prominenceOn``).
     private let familyCap: Float
     private let dropRatio: Float = 0.1  // 10 dB below the beep's peak ends it
@@ -85,15 +89,32 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// Whether a shallow dip followed by a rise splits a beep (short-beep patterns under reverberation).
     private let splitsShallowDips: Bool
 
-    private static let capacity = 32
+    /// Line slots: 0..<32 follow the per-frame spectrum (bank 0), 32..<64 the smoothed one (bank 1).
+    private static let capacity = 64
+    private static let bankSize = 32
+    private static func bankMask(_ bank: Int) -> UInt64 { bank == 0 ? 0xFFFF_FFFF : 0xFFFF_FFFF_0000_0000 }
     private static let familyCapacity = 4
     private static let chainCapacity = 8
     // Raw storage: no copy-on-write or exclusivity checks in the per-frame path.
     private let tracks: UnsafeMutablePointer<AlarmToneTrack>
+    /// The band of the previous frame, raw (bins 0..<binCount) and smoothed (binCount..<2 binCount).
     private let previousBand: UnsafeMutablePointer<Float>
     private let binCount: Int
+    /// Frames averaged per bin before any decision (a boxcar over time), see ``smoothingFrames``.
+    public let smoothingFrames: Int
+    /// The smoothed band (bins `bandStart..<bandStart + bandWidth`, zero elsewhere) and the
+    /// ring of the last ``smoothingFrames`` raw bands it averages.
+    private let smoothedBand: UnsafeMutablePointer<Float>
+    private let bandHistory: UnsafeMutablePointer<Float>
+    private let bandStart: Int
+    private let bandWidth: Int
+    private var historyRow = 0
+    /// Media time of the newest frame (or of `finish(at:)`): confirmations are reported at it.
+    private var frameTime = 0.0
+    /// Delay (s) of the boxcar's centre behind the newest frame; measured times are shifted back by it.
+    private let smoothingDelay: Double
     /// Bit i set when `tracks[i]` is active.
-    private var activeMask: UInt32 = 0
+    private var activeMask: UInt64 = 0
     /// Harmonic-family lines: each follows the odd harmonics of one square-wave fundamental as a
     /// single line (see ``spawnFamilies(for:count:frequency:time:)``); bit i of `familyMask` set when in use.
     private let families: UnsafeMutablePointer<AlarmToneTrack>
@@ -125,8 +146,21 @@ public final class AlarmPatternDetector: SpectralDetector {
         highestFrequency = min(4500, nyquist)
         lowBin = max(6, configuration.bin(forFrequency: lowestFrequency))
         highBin = max(lowBin, min(configuration.bin(forFrequency: highestFrequency), configuration.binCount - 7))
+        // Smoothed lines average each bin's power over a quarter of a beep, at most 60 ms (T3: 5
+        // frames at 22.05-48 kHz, 8 at 16 kHz; T4: 2-3 frames; 1 frame = no smoothed lines): the
+        // power of a bin of noise is exponentially distributed, and a tone only a few dB above it is
+        // found when several frames agree.
+        let span = min(Self.smoothingSpanLimit, Self.smoothingSpanFraction * pattern.onDuration)
+        smoothingFrames = max(1, Int((span / hop).rounded()))
+        smoothingDelay = 0.5 * Double(smoothingFrames - 1) * hop
         prominenceOn = Float(pow(10, prominenceThresholdDB / 10))
         prominenceOff = max(2, prominenceOn / 4)
+        // The smoothed threshold gives a bin of stationary noise the same chance of passing as one
+        // frame has at the per-frame threshold (10.4 dB per frame: 8.3, 7.3, 6.0 and 5.0 dB over 2, 3, 5 and 8 frames).
+        let margin = pattern.onDuration < 0.3 ? Self.shortBeepSmoothedMarginDB : 0
+        smoothedProminenceOn = Float(
+            Self.averagedThreshold(perFrame: Double(prominenceOn), frames: smoothingFrames) * pow(10, margin / 10))
+        smoothedProminenceOff = max(min(2, 0.6 * smoothedProminenceOn), smoothedProminenceOn / 4)
         familyCap = prominenceOn * 10
 
         let tol = self.tolerance
@@ -157,8 +191,14 @@ public final class AlarmPatternDetector: SpectralDetector {
         families = .allocate(capacity: Self.familyCapacity)
         families.initialize(repeating: AlarmToneTrack(), count: Self.familyCapacity)
         binCount = configuration.binCount
-        previousBand = .allocate(capacity: configuration.binCount)
-        previousBand.initialize(repeating: 0, count: configuration.binCount)
+        previousBand = .allocate(capacity: 2 * configuration.binCount)
+        previousBand.initialize(repeating: 0, count: 2 * configuration.binCount)
+        bandStart = max(0, lowBin - 6)
+        bandWidth = min(configuration.binCount, highBin + 7) - bandStart
+        smoothedBand = .allocate(capacity: configuration.binCount)
+        smoothedBand.initialize(repeating: 0, count: configuration.binCount)
+        bandHistory = .allocate(capacity: smoothingFrames * bandWidth)
+        bandHistory.initialize(repeating: 0, count: smoothingFrames * bandWidth)
         chains.reserveCapacity(Self.chainCapacity)
     }
 
@@ -168,6 +208,67 @@ public final class AlarmPatternDetector: SpectralDetector {
         families.deinitialize(count: Self.familyCapacity)
         families.deallocate()
         previousBand.deallocate()
+        smoothedBand.deallocate()
+        bandHistory.deallocate()
+    }
+
+    /// Upper limit and fraction of the beep duration of the smoothing span.
+    static let smoothingSpanLimit = 0.06
+    static let smoothingSpanFraction = 0.25
+    /// Extra threshold (dB) of the smoothed lines of short-beep patterns (T4): random 0.1 s
+    /// blips of kitchen noise and street music form 4-beep groups far more easily than 0.5 s beeps
+    /// form 3-beep groups (at 0 dB one dev scene gave a false CO alarm, at 1 dB a CO scene was lost).
+    static let shortBeepSmoothedMarginDB = 2.0
+
+    /// The threshold `x` (power over its mean) that the mean of `frames` independent exponentially
+    /// distributed powers (a bin of noise) exceeds as rarely as one power exceeds `perFrame`:
+    /// P(Gamma(n, 1/n) > x) = P(Poisson(n x) < n) = exp(-perFrame), solved by bisection.
+    static func averagedThreshold(perFrame: Double, frames n: Int) -> Double {
+        guard n > 1 else { return perFrame }
+        let target = exp(-perFrame)
+        func tail(_ x: Double) -> Double {
+            let lambda = Double(n) * x
+            var term = exp(-lambda)
+            var sum = term
+            for k in 1..<n {
+                term *= lambda / Double(k)
+                sum += term
+            }
+            return sum
+        }
+        var low = 1.0
+        var high = perFrame
+        for _ in 0..<60 {
+            let mid = 0.5 * (low + high)
+            if tail(mid) > target { low = mid } else { high = mid }
+        }
+        return 0.5 * (low + high)
+    }
+
+    /// Stores the band of `raw` in the history ring and averages the ring into ``smoothedBand``.
+    private func smooth(_ raw: UnsafePointer<Float>) {
+        let n = smoothingFrames
+        let w = bandWidth
+        (bandHistory + historyRow * w).update(from: raw + bandStart, count: w)
+        historyRow = historyRow + 1 == n ? 0 : historyRow + 1
+        let out = smoothedBand + bandStart
+        let scale = 1 / Float(n)
+        var k = 0
+        while k + 8 <= w {
+            var sum = SIMD8<Float>()
+            for r in 0..<n {
+                sum += UnsafeRawPointer(bandHistory + r * w + k).loadUnaligned(as: SIMD8<Float>.self)
+            }
+            sum *= scale
+            UnsafeMutableRawPointer(out + k).storeBytes(of: sum, as: SIMD8<Float>.self)
+            k += 8
+        }
+        while k < w {
+            var sum: Float = 0
+            for r in 0..<n { sum += bandHistory[r * w + k] }
+            out[k] = sum * scale
+            k += 1
+        }
     }
 
     /// A smoke alarm (T3) detector with the tolerance, confirmation cycles and sensitivity of `settings`.
@@ -185,36 +286,44 @@ public final class AlarmPatternDetector: SpectralDetector {
     }
 
     public func process(_ frame: SpectralFrame, into detections: inout [Detection]) {
-        let p = frame.power
-        guard p.count == binCount, let base = p.baseAddress else { return }
+        guard frame.power.count == binCount, let rawBase = frame.power.baseAddress else { return }
+        frameTime = frame.centerTime
+        let raw = UnsafeBufferPointer(start: rawBase, count: binCount)
+        let useSmoothed = smoothingFrames > 1
+        if useSmoothed { smooth(rawBase) }
+        let smoothed = UnsafeBufferPointer(start: UnsafePointer(smoothedBand), count: binCount)
+        // Smoothed lines measure beeps at the centre of the smoothing span.
         let t = frame.centerTime
-        let onRatio = prominenceOn
-        let floorValue = absoluteFloor
+        let ts = frame.centerTime - smoothingDelay
 
         // 1. Follow the open lines.
         var pending = activeMask
         while pending != 0 {
             let i = pending.trailingZeroBitCount
             pending &= pending - 1
-            update(&tracks[i], power: p, time: t, detections: &detections)
-            if !tracks[i].active { activeMask &= ~(1 << UInt32(i)) }
+            if i < Self.bankSize {
+                update(&tracks[i], power: raw, time: t, on: prominenceOn, off: prominenceOff, detections: &detections)
+            } else {
+                update(&tracks[i], power: smoothed, time: ts, on: smoothedProminenceOn, off: smoothedProminenceOff, detections: &detections)
+            }
+            if !tracks[i].active { activeMask &= ~(1 << UInt64(i)) }
         }
         var pendingFamilies = familyMask
         while pendingFamilies != 0 {
             let i = pendingFamilies.trailingZeroBitCount
             pendingFamilies &= pendingFamilies - 1
-            update(&families[i], power: p, time: t, detections: &detections)
+            update(&families[i], power: raw, time: t, on: prominenceOn, off: prominenceOff, detections: &detections)
             if !families[i].active { familyMask &= ~(1 << UInt32(i)) }
         }
 
-        // Two lines that converged on one tone: keep the one with more pattern.
+        // Two lines of one bank that converged on one tone: keep the one with more pattern.
         if activeMask.nonzeroBitCount > 1 {
             var outer = activeMask
             while outer != 0 {
                 let i = outer.trailingZeroBitCount
                 outer &= outer - 1
-                guard activeMask & (1 << UInt32(i)) != 0 else { continue }
-                var inner = outer & activeMask
+                guard activeMask & (1 << UInt64(i)) != 0 else { continue }
+                var inner = outer & activeMask & Self.bankMask(i / Self.bankSize)
                 while inner != 0 {
                     let j = inner.trailingZeroBitCount
                     inner &= inner - 1
@@ -224,60 +333,27 @@ public final class AlarmPatternDetector: SpectralDetector {
                     let sj = tracks[j].groupCount
                     let loser = si != sj ? (si > sj ? j : i) : (tracks[i].previousPower >= tracks[j].previousPower ? j : i)
                     tracks[loser].active = false
-                    activeMask &= ~(1 << UInt32(loser))
+                    activeMask &= ~(1 << UInt64(loser))
                     if loser == i { break }
                 }
             }
         }
 
-        // 2. Open lines for new prominent peaks (8 bins at a time).
-        let raw = UnsafeRawPointer(base)
-        let stride = MemoryLayout<Float>.stride
-        @inline(__always) func load(_ k: Int) -> SIMD8<Float> {
-            raw.loadUnaligned(fromByteOffset: k * stride, as: SIMD8<Float>.self)
+        // 2. Open lines for new prominent peaks; 3. remember the band for onset refinement of new lines.
+        scan(rawBase, bank: 0, ratio: prominenceOn, time: t)
+        (previousBand + lowBin - 1).update(from: rawBase + lowBin - 1, count: highBin - lowBin + 3)
+        if useSmoothed {
+            scan(UnsafePointer(smoothedBand), bank: 1, ratio: smoothedProminenceOn, time: ts)
+            (previousBand + binCount + lowBin - 1).update(from: smoothedBand + lowBin - 1, count: highBin - lowBin + 3)
         }
-        let floorVector = SIMD8<Float>(repeating: floorValue)
-        let ratioVector = SIMD8<Float>(repeating: onRatio / 6)
-        var k = lowBin
-        while k + 8 <= highBin + 1 {
-            let v = load(k)
-            var neighbours: SIMD8<Float> = load(k - 5) + load(k - 4)
-            neighbours += load(k - 3) + load(k + 3)
-            neighbours += load(k + 4) + load(k + 5)
-            let left: SIMD8<Float> = load(k - 1)
-            let right: SIMD8<Float> = load(k + 1)
-            let threshold: SIMD8<Float> = neighbours * ratioVector
-            var mask: SIMDMask<SIMD8<Int32>> = v .> floorVector
-            mask = mask .& (v .>= left)
-            mask = mask .& (v .> right)
-            mask = mask .& (v .> threshold)
-            if any(mask) {
-                for lane in 0..<8 where mask[lane] && !isFollowed(bin: k + lane) {
-                    openTrack(bin: k + lane, power: base, time: t)
-                }
-            }
-            k += 8
-        }
-        while k <= highBin {
-            let v = base[k]
-            if v > floorValue && v >= base[k - 1] && v > base[k + 1] {
-                let neighbours = (base[k - 5] + base[k - 4] + base[k - 3] + base[k + 3] + base[k + 4] + base[k + 5])
-                if v * 6 > onRatio * neighbours && !isFollowed(bin: k) {
-                    openTrack(bin: k, power: base, time: t)
-                }
-            }
-            k += 1
-        }
-
-        // 3. Remember the band for onset refinement of new lines.
-        (previousBand + lowBin - 1).update(from: base + lowBin - 1, count: highBin - lowBin + 3)
 
         // 4. Emit the events whose pattern has stopped.
         if !chains.isEmpty { expireChains(at: t, into: &detections) }
     }
 
     public func finish(at endTime: Double, into detections: inout [Detection]) {
-        for i in 0..<Self.capacity where activeMask & (1 << UInt32(i)) != 0 {
+        frameTime = max(frameTime, endTime)
+        for i in 0..<Self.capacity where activeMask & (1 << UInt64(i)) != 0 {
             if tracks[i].isOn || tracks[i].pending {
                 let offset = tracks[i].isOn ? endTime : tracks[i].pendingOffset
                 tracks[i].isOn = false
@@ -306,8 +382,51 @@ public final class AlarmPatternDetector: SpectralDetector {
 
     // MARK: - Lines
 
-    private func isFollowed(bin: Int) -> Bool {
-        var pending = activeMask
+    /// Opens a line of `bank` for each local peak of `base` in the band whose power exceeds `ratio`
+    /// times the mean of its neighbouring bins and that no line of the bank follows (8 bins at a time).
+    private func scan(_ base: UnsafePointer<Float>, bank: Int, ratio onRatio: Float, time t: Double) {
+        let floorValue = absoluteFloor
+        let raw = UnsafeRawPointer(base)
+        let stride = MemoryLayout<Float>.stride
+        @inline(__always) func load(_ k: Int) -> SIMD8<Float> {
+            raw.loadUnaligned(fromByteOffset: k * stride, as: SIMD8<Float>.self)
+        }
+        let floorVector = SIMD8<Float>(repeating: floorValue)
+        let ratioVector = SIMD8<Float>(repeating: onRatio / 6)
+        var k = lowBin
+        while k + 8 <= highBin + 1 {
+            let v = load(k)
+            var neighbours: SIMD8<Float> = load(k - 5) + load(k - 4)
+            neighbours += load(k - 3) + load(k + 3)
+            neighbours += load(k + 4) + load(k + 5)
+            let left: SIMD8<Float> = load(k - 1)
+            let right: SIMD8<Float> = load(k + 1)
+            let threshold: SIMD8<Float> = neighbours * ratioVector
+            var mask: SIMDMask<SIMD8<Int32>> = v .> floorVector
+            mask = mask .& (v .>= left)
+            mask = mask .& (v .> right)
+            mask = mask .& (v .> threshold)
+            if any(mask) {
+                for lane in 0..<8 where mask[lane] && !isFollowed(bin: k + lane, bank: bank) {
+                    openTrack(bin: k + lane, bank: bank, power: base, time: t)
+                }
+            }
+            k += 8
+        }
+        while k <= highBin {
+            let v = base[k]
+            if v > floorValue && v >= base[k - 1] && v > base[k + 1] {
+                let neighbours = (base[k - 5] + base[k - 4] + base[k - 3] + base[k + 3] + base[k + 4] + base[k + 5])
+                if v * 6 > onRatio * neighbours && !isFollowed(bin: k, bank: bank) {
+                    openTrack(bin: k, bank: bank, power: base, time: t)
+                }
+            }
+            k += 1
+        }
+    }
+
+    private func isFollowed(bin: Int, bank: Int) -> Bool {
+        var pending = activeMask & Self.bankMask(bank)
         while pending != 0 {
             let i = pending.trailingZeroBitCount
             pending &= pending - 1
@@ -316,15 +435,18 @@ public final class AlarmPatternDetector: SpectralDetector {
         return false
     }
 
-    private func openTrack(bin: Int, power: UnsafePointer<Float>, time: Double) {
+    private func openTrack(bin: Int, bank: Int, power: UnsafePointer<Float>, time: Double) {
         var slot = -1
-        if activeMask != UInt32.max >> (32 - Self.capacity) {
-            slot = (~activeMask).trailingZeroBitCount
+        let bankMask = Self.bankMask(bank)
+        let free = ~activeMask & bankMask
+        if free != 0 {
+            slot = free.trailingZeroBitCount
         }
         if slot < 0 {
             // Replace the weakest line that collects no group (a quiet one first), if weaker than this peak.
             var weakest = power[bin]
-            for i in 0..<Self.capacity where tracks[i].groupCount == 0 && !tracks[i].pending {
+            let first = bank * Self.bankSize
+            for i in first..<(first + Self.bankSize) where tracks[i].groupCount == 0 && !tracks[i].pending {
                 let strength: Float = tracks[i].isOn ? tracks[i].peakPower : 0
                 if strength < weakest {
                     weakest = strength
@@ -334,11 +456,12 @@ public final class AlarmPatternDetector: SpectralDetector {
             if slot < 0 { return }
         }
         tracks[slot].reset(bin: bin)
-        activeMask |= 1 << UInt32(slot)
+        activeMask |= 1 << UInt64(slot)
         diagnosticGroup?(time, 1000 + bin, false)
         let e = power[bin]
-        tracks[slot].valleyPower = previousBand[bin]
-        startBeep(&tracks[slot], power: power, bin: bin, e: e, previous: previousBand[bin], time: time)
+        let previous = previousBand[bank * binCount + bin]
+        tracks[slot].valleyPower = previous
+        startBeep(&tracks[slot], power: power, bin: bin, e: e, previous: previous, time: time)
         tracks[slot].previousPower = e
     }
 
@@ -348,7 +471,8 @@ public final class AlarmPatternDetector: SpectralDetector {
     }
 
     private func update(
-        _ tr: inout AlarmToneTrack, power: UnsafeBufferPointer<Float>, time t: Double, detections: inout [Detection]
+        _ tr: inout AlarmToneTrack, power: UnsafeBufferPointer<Float>, time t: Double, on prominenceOn: Float,
+        off prominenceOff: Float, detections: inout [Detection]
     ) {
         let p = power.baseAddress!
         let c = tr.bin
@@ -691,7 +815,9 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// A *weak* group (`strong == false`, some beeps shortened by masking) can extend a chain but
     /// neither starts a confirmation on its own nor ends other chains: a chain is confirmed only
     /// when it holds at least one strong group.
-    private func report(_ tr: AlarmToneTrack, count: Int, strong: Bool, time t: Double) {
+    private func report(_ tr: AlarmToneTrack, count: Int, strong: Bool, time measured: Double) {
+        // `measured` lags the newest frame by the smoothing delay; the group is known complete now.
+        let t = min(measured + smoothingDelay, frameTime)
         let first = tr.groupOnsets[0]
         let last = tr.groupOffsets[count - 1]
         let frequency = tr.groupFrequencySum / Double(count)
