@@ -106,6 +106,7 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// ring of the last ``smoothingFrames`` raw bands it averages.
     private let smoothedBand: UnsafeMutablePointer<Float>
     private let bandHistory: UnsafeMutablePointer<Float>
+    private let runningSum: UnsafeMutablePointer<Float>
     private let bandStart: Int
     private let bandWidth: Int
     private var historyRow = 0
@@ -146,12 +147,13 @@ public final class AlarmPatternDetector: SpectralDetector {
         highestFrequency = min(4500, nyquist)
         lowBin = max(6, configuration.bin(forFrequency: lowestFrequency))
         highBin = max(lowBin, min(configuration.bin(forFrequency: highestFrequency), configuration.binCount - 7))
-        // Smoothed lines average each bin's power over a quarter of a beep, at most 60 ms (T3: 5
-        // frames at 22.05-48 kHz, 8 at 16 kHz; T4: 2-3 frames; 1 frame = no smoothed lines): the
-        // power of a bin of noise is exponentially distributed, and a tone only a few dB above it is
-        // found when several frames agree.
-        let span = min(Self.smoothingSpanLimit, Self.smoothingSpanFraction * pattern.onDuration)
-        smoothingFrames = max(1, Int((span / hop).rounded()))
+        // Smoothed lines average each bin's power over 30 % of a long beep (T3: 0.15 s = 13 frames
+        // at 22.05-44.1 kHz, 19 at 16 kHz) or 25 % of a short one (T4: 25 ms = 2-3 frames, so
+        // 0.1 s gaps stay resolvable): the power of a bin of noise is exponentially distributed,
+        // and a tone only a few dB above it is found when several frames agree.
+        let fraction = pattern.onDuration >= 0.3 ? Self.longBeepSpanFraction : Self.shortBeepSpanFraction
+        let span = min(Self.smoothingSpanLimit, fraction * pattern.onDuration)
+        smoothingFrames = min(30, max(1, Int((span / hop).rounded())))
         smoothingDelay = 0.5 * Double(smoothingFrames - 1) * hop
         prominenceOn = Float(pow(10, prominenceThresholdDB / 10))
         prominenceOff = max(2, prominenceOn / 4)
@@ -193,8 +195,11 @@ public final class AlarmPatternDetector: SpectralDetector {
         binCount = configuration.binCount
         previousBand = .allocate(capacity: 2 * configuration.binCount)
         previousBand.initialize(repeating: 0, count: 2 * configuration.binCount)
-        bandStart = max(0, lowBin - 6)
-        bandWidth = min(configuration.binCount, highBin + 7) - bandStart
+        // Bins lowBin - 6 ... highBin + 6 (neighbours included), a multiple of 8 bins (SIMD) inside the frame.
+        bandWidth = min((highBin - lowBin + 13 + 7) / 8 * 8, configuration.binCount / 8 * 8)
+        bandStart = max(0, min(lowBin - 6, configuration.binCount - bandWidth))
+        runningSum = .allocate(capacity: bandWidth)
+        runningSum.initialize(repeating: 0, count: bandWidth)
         smoothedBand = .allocate(capacity: configuration.binCount)
         smoothedBand.initialize(repeating: 0, count: configuration.binCount)
         bandHistory = .allocate(capacity: smoothingFrames * bandWidth)
@@ -209,12 +214,15 @@ public final class AlarmPatternDetector: SpectralDetector {
         families.deallocate()
         previousBand.deallocate()
         smoothedBand.deallocate()
+        runningSum.deallocate()
         bandHistory.deallocate()
     }
 
-    /// Upper limit and fraction of the beep duration of the smoothing span.
-    static let smoothingSpanLimit = 0.06
-    static let smoothingSpanFraction = 0.25
+    /// Upper limit (s) of the smoothing span, and its fraction of the beep duration for long
+    /// (>= 0.3 s) and short beeps.
+    static let smoothingSpanLimit = 0.15
+    static let longBeepSpanFraction = 0.3
+    static let shortBeepSpanFraction = 0.25
     /// Extra threshold (dB) of the smoothed lines of short-beep patterns (T4): random 0.1 s
     /// blips of kitchen noise and street music form 4-beep groups far more easily than 0.5 s beeps
     /// form 3-beep groups (at 0 dB one dev scene gave a false CO alarm, at 1 dB a CO scene was lost).
@@ -245,29 +253,44 @@ public final class AlarmPatternDetector: SpectralDetector {
         return 0.5 * (low + high)
     }
 
-    /// Stores the band of `raw` in the history ring and averages the ring into ``smoothedBand``.
+    /// Stores the band of `raw` in the history ring and averages the ring into ``smoothedBand``:
+    /// a running sum, recomputed exactly whenever the ring wraps (no drift of rounding errors).
     private func smooth(_ raw: UnsafePointer<Float>) {
         let n = smoothingFrames
         let w = bandWidth
-        (bandHistory + historyRow * w).update(from: raw + bandStart, count: w)
+        let source = raw + bandStart
+        let row = bandHistory + historyRow * w
+        let sum = runningSum
         historyRow = historyRow + 1 == n ? 0 : historyRow + 1
-        let out = smoothedBand + bandStart
         let scale = 1 / Float(n)
-        var k = 0
-        while k + 8 <= w {
-            var sum = SIMD8<Float>()
-            for r in 0..<n {
-                sum += UnsafeRawPointer(bandHistory + r * w + k).loadUnaligned(as: SIMD8<Float>.self)
-            }
-            sum *= scale
-            UnsafeMutableRawPointer(out + k).storeBytes(of: sum, as: SIMD8<Float>.self)
-            k += 8
+        let out = smoothedBand + bandStart
+        let zero = SIMD8<Float>()
+        @inline(__always) func load(_ p: UnsafePointer<Float>, _ k: Int) -> SIMD8<Float> {
+            UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
         }
-        while k < w {
-            var sum: Float = 0
-            for r in 0..<n { sum += bandHistory[r * w + k] }
-            out[k] = sum * scale
-            k += 1
+        @inline(__always) func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, _ k: Int) {
+            UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: SIMD8<Float>.self)
+        }
+        if historyRow == 0 {
+            row.update(from: source, count: w)
+            var k = 0
+            while k < w {
+                var total = SIMD8<Float>()
+                for r in 0..<n { total += load(bandHistory + r * w, k) }
+                store(total, sum, k)
+                store(pointwiseMax(total * scale, zero), out, k)
+                k += 8
+            }
+        } else {
+            var k = 0
+            while k < w {
+                let v = load(source, k)
+                let total = load(sum, k) + v - load(row, k)
+                store(v, row, k)
+                store(total, sum, k)
+                store(pointwiseMax(total * scale, zero), out, k)
+                k += 8
+            }
         }
     }
 
@@ -456,6 +479,7 @@ public final class AlarmPatternDetector: SpectralDetector {
             if slot < 0 { return }
         }
         tracks[slot].reset(bin: bin)
+        tracks[slot].smoothed = bank == 1 && smoothingFrames >= 4
         activeMask |= 1 << UInt64(slot)
         diagnosticGroup?(time, 1000 + bin, false)
         let e = power[bin]
@@ -492,7 +516,11 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
 
         if tr.isOn {
-            if tr.onsetPending {
+            if tr.onsetPending && tr.smoothed {
+                let n = Int(tr.beepFrames)
+                if n < 32 { tr.rampPowers[n] = e }
+                if n >= smoothingFrames + 1 || n >= 31 { refineSmoothedOnset(&tr, frames: min(n, 31) + 1) }
+            } else if tr.onsetPending {
                 let a = e.squareRoot()
                 let plateau = max(tr.onsetAmplitude, a)
                 let half = 0.5 * plateau
@@ -548,13 +576,25 @@ public final class AlarmPatternDetector: SpectralDetector {
             }
             tr.beepPowerSum += e
             tr.beepFrames += 1
+            if tr.smoothed {
+                // The latest fall through half the beep's mean power: the middle of the boxcar's ramp.
+                let half = 0.5 * mean
+                if e >= half {
+                    tr.fallTime = -1
+                } else if tr.previousPower >= half {
+                    tr.fallTime = t - hop + Double((tr.previousPower - half) / max(tr.previousPower - e, 1e-30)) * hop
+                }
+            }
             if !(e > tr.peakPower * dropRatio && e > mean * meanDropRatio && e > prominenceOff * neighbours) {
                 // Offset: where the amplitude crossed half the peak amplitude.
                 let aPrev = tr.previousPower.squareRoot()
                 let a = e.squareRoot()
                 let half = 0.5 * mean.squareRoot()
                 var offset = t - hop
-                if aPrev > half && aPrev > a {
+                if tr.smoothed {
+                    if tr.onsetPending { refineSmoothedOnset(&tr, frames: min(Int(tr.beepFrames), 32)) }
+                    if tr.fallTime >= 0 { offset = tr.fallTime }
+                } else if aPrev > half && aPrev > a {
                     offset += Double(min(max((aPrev - half) / (aPrev - a), 0), 1)) * hop
                 }
                 tr.isOn = false
@@ -601,6 +641,9 @@ public final class AlarmPatternDetector: SpectralDetector {
     ) {
         tr.isOn = true
         tr.onsetPending = true
+        tr.fallTime = -1
+        tr.rampPowers[0] = e
+        tr.rampBefore = previous
         tr.onsetAmplitudeBefore = previous.squareRoot()
         tr.onsetAmplitude = e.squareRoot()
         tr.onsetFrameTime = t
@@ -620,6 +663,28 @@ public final class AlarmPatternDetector: SpectralDetector {
         if m >= lowBin && m <= highBin && (tr.referencePower == 0 || e > tr.referencePower * strayRatio) { tr.bin = m }
         tr.beepFrequency = interpolatedFrequency(p, tr.bin)
         tr.beepProminence = e / max(neighbourMean(p, tr.bin), 1e-30)
+    }
+
+    /// Onset of a smoothed line's beep: where its power first rose through half the plateau (the
+    /// mean after the boxcar's ramp), interpolated; for a boxcar the middle of the ramp, which the
+    /// line's time base (shifted by ``smoothingDelay``) puts at the true onset.
+    private func refineSmoothedOnset(_ tr: inout AlarmToneTrack, frames n: Int) {
+        tr.onsetPending = false
+        guard n >= 2 else { return }
+        let from = min(max(smoothingFrames - 1, 1), n - 1)
+        var plateau: Float = 0
+        for i in from..<n { plateau += tr.rampPowers[i] }
+        let half = 0.5 * plateau / Float(n - from)
+        var before = tr.rampBefore
+        for i in 0..<n {
+            let e = tr.rampPowers[i]
+            if e >= half {
+                let f = e > before ? min(max((half - before) / (e - before), 0), 1) : 1
+                tr.onset = tr.onsetFrameTime + (Double(i) - 1 + Double(f)) * hop
+                return
+            }
+            before = e
+        }
     }
 
     // MARK: - Harmonic-family lines
