@@ -121,6 +121,13 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let families: UnsafeMutablePointer<AlarmToneTrack>
     private var familyMask: UInt32 = 0
     private var chains: [AlarmChain] = []
+    /// Recent beep-length segments of all plain lines (see ``assemblePooledGroup(frequency:around:time:)``).
+    private var pooledBeeps: [AlarmPooledBeep] = []
+    private var scratchBeeps: [AlarmPooledBeep] = []
+    private static let poolCapacity = 128
+    /// Whether groups are also assembled from pooled beeps: long-beep patterns (T3) only; pooled
+    /// 0.1 s blips of kitchen noise gave false CO alarms on the dev negatives.
+    private let pools: Bool
     private let sameGroupWindow: Double
     /// Diagnostics for tests: called for every beep (onset, offset, Hz, prominence) and every
     /// closed group (first onset, beep count, valid). Nil in normal use.
@@ -179,6 +186,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         blipMax = 0.5 * pattern.onDuration
         fragmentGap = 0.3 * pattern.offDuration
         allowsLongLastBeep = pattern.onDuration >= 0.3
+        pools = pattern.onDuration >= 0.3
         cycleMin = pattern.cycle * (1 - tol) - resolution
         cycleMax = pattern.cycle * (1 + tol) + resolution
         groupCloseAfter = intervalLooseMax + resolution
@@ -205,6 +213,8 @@ public final class AlarmPatternDetector: SpectralDetector {
         bandHistory = .allocate(capacity: smoothingFrames * bandWidth)
         bandHistory.initialize(repeating: 0, count: smoothingFrames * bandWidth)
         chains.reserveCapacity(Self.chainCapacity)
+        pooledBeeps.reserveCapacity(Self.poolCapacity)
+        scratchBeeps.reserveCapacity(Self.poolCapacity)
     }
 
     deinit {
@@ -401,6 +411,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         for i in chains.indices { chains[i].finished = true }
         emitFinishedChains(into: &detections)
         chains.removeAll(keepingCapacity: true)
+        pooledBeeps.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Lines
@@ -802,6 +813,9 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
         tr.lastBeepOffset = offset
         tr.lastBeepPeak = tr.peakPower
+        if pools && tr.harmonicCount == 0 {
+            pool(onset: onset, offset: offset, frequency: tr.beepFrequency, prominence: tr.beepProminence)
+        }
         // Beeps shorter than `onMin` (but at least half a beep) are members too: a loud background
         // can mask the start or the end of a beep. So is a last beep longer than `onMax` (a sound
         // starting as it ends runs on in its line). Groups with such beeps are weak, and a long
@@ -847,40 +861,127 @@ public final class AlarmPatternDetector: SpectralDetector {
         tr.groupProminence = tr.beepProminence
     }
 
+    /// Whether the `count` beeps of `group` form a valid group of the pattern, and whether it is
+    /// strong (every beep of plausible duration).
+    private func validity(of group: AlarmToneTrack, count: Int) -> (valid: Bool, strong: Bool) {
+        guard !group.groupInvalid && count == pattern.pulses else { return (false, false) }
+        let meanPeriod = (group.groupOnsets[count - 1] - group.groupOnsets[0]) / Double(count - 1)
+        var valid = meanPeriod >= intervalMin && meanPeriod <= intervalMax
+        var shortBeeps = 0
+        for i in 0..<count {
+            let d = group.groupOffsets[i] - group.groupOnsets[i]
+            if d < onMin {
+                shortBeeps += 1
+            } else if d > onMax {
+                // Long: only the last beep of a long-beep pattern (T3) may run on into a
+                // following sound; short beeps (T4) already get a generous reverberation margin.
+                if i < count - 1 || !allowsLongLastBeep { valid = false }
+                shortBeeps += 1
+            }
+        }
+        // At least one beep of full length: a group of short beeps is another rhythm.
+        if shortBeeps == count { valid = false }
+        return (valid, valid && shortBeeps == 0)
+    }
+
     private func closeGroup(_ tr: inout AlarmToneTrack, time t: Double, detections: inout [Detection]) {
         let count = tr.groupCount
-        var valid = !tr.groupInvalid && count == pattern.pulses
-        var shortBeeps = 0
-        if valid {
-            let meanPeriod = (tr.groupOnsets[count - 1] - tr.groupOnsets[0]) / Double(count - 1)
-            valid = meanPeriod >= intervalMin && meanPeriod <= intervalMax
-            for i in 0..<count {
-                let d = tr.groupOffsets[i] - tr.groupOnsets[i]
-                if d < onMin {
-                    shortBeeps += 1
-                } else if d > onMax {
-                    // Long: only the last beep of a long-beep pattern (T3) may run on into a
-                    // following sound; short beeps (T4) already get a generous reverberation margin.
-                    if i < count - 1 || !allowsLongLastBeep { valid = false }
-                    shortBeeps += 1
-                }
-            }
-            // At least one beep of full length: a group of short beeps is another rhythm.
-            if shortBeeps == count { valid = false }
-        }
+        let (valid, strong) = validity(of: tr, count: count)
         tr.groupCount = 0
         tr.groupInvalid = false
         tr.referencePower = 0
         diagnosticGroup?(tr.groupOnsets[0], count, valid)
+        if pools && !valid && count >= 2 && tr.harmonicCount == 0 {
+            // Part of a group: the other beeps may have sounded on lines of the same source.
+            assemblePooledGroup(frequency: tr.groupFrequencySum / Double(count), around: tr.groupOnsets[0], time: t)
+        }
         guard valid else { return }  // stray beeps between groups do not break a chain
-        report(tr, count: count, strong: shortBeeps == 0, time: t)
+        report(tr, count: count, strong: strong, time: t)
+    }
+
+    // MARK: - Pooled groups
+
+    /// Records a beep-length segment of a plain line in the pool of recent beeps.
+    private func pool(onset: Double, offset: Double, frequency: Double, prominence: Float) {
+        if pooledBeeps.count >= Self.poolCapacity { pooledBeeps.removeFirst(Self.poolCapacity / 4) }
+        pooledBeeps.append(AlarmPooledBeep(onset: onset, offset: offset, frequency: frequency, prominence: prominence))
+    }
+
+    /// Assembles a group from the pooled beeps of every line of the source of a line whose own
+    /// group was incomplete (`frequency`, first beep at `g0`): its tone's lines (within 3 % + 1 bin,
+    /// beeps split between neighbouring bins and between the two banks) and the other odd
+    /// harmonics of a 380-720 Hz square-wave fundamental. Overlapping beeps of different lines are
+    /// one beep (the most complete plausible one is kept); a run of exactly ``AlarmPattern/pulses``
+    /// beeps one period apart, with no beep one period before or after it, is judged and reported
+    /// like a group of one line.
+    private func assemblePooledGroup(frequency: Double, around g0: Double, time t: Double) {
+        let span = Double(pattern.pulses + 1) * intervalLooseMax
+        scratchBeeps.removeAll(keepingCapacity: true)
+        for b in pooledBeeps where b.onset >= g0 - span && b.onset <= g0 + span {
+            guard abs(b.frequency - frequency) <= 0.03 * frequency + binWidth || oddHarmonics(b.frequency, frequency)
+            else { continue }
+            scratchBeeps.append(b)
+        }
+        guard scratchBeeps.count >= pattern.pulses else { return }
+        scratchBeeps.sort { $0.onset < $1.onset }
+        // Merge overlapping beeps: keep the longest that is still a plausible beep.
+        var merged = 0
+        for i in scratchBeeps.indices {
+            let b = scratchBeeps[i]
+            if merged > 0 && b.onset < scratchBeeps[merged - 1].offset {
+                let a = scratchBeeps[merged - 1]
+                let da = a.offset - a.onset
+                let db = b.offset - b.onset
+                let better = (db <= onMax && (da > onMax || db > da)) || (da > onMax && db < da)
+                if better { scratchBeeps[merged - 1] = b }
+                scratchBeeps[merged - 1].prominence = max(a.prominence, b.prominence)
+                continue
+            }
+            scratchBeeps[merged] = b
+            merged += 1
+        }
+        guard merged >= pattern.pulses else { return }
+        var group = AlarmToneTrack()
+        var start = 0
+        while start + pattern.pulses <= merged {
+            // A run starts where no beep sounded one period before.
+            if start > 0 && scratchBeeps[start].onset - scratchBeeps[start - 1].onset <= intervalLooseMax {
+                start += 1
+                continue
+            }
+            var end = start + 1
+            var invalid = false
+            while end < merged {
+                let interval = scratchBeeps[end].onset - scratchBeeps[end - 1].onset
+                if interval > intervalLooseMax { break }
+                if interval < intervalLooseMin { invalid = true }
+                end += 1
+            }
+            let count = end - start
+            if count == pattern.pulses && !invalid {
+                group.groupInvalid = false
+                group.groupFrequencySum = 0
+                group.groupProminence = 0
+                for i in 0..<count {
+                    let b = scratchBeeps[start + i]
+                    group.groupOnsets[i] = b.onset
+                    group.groupOffsets[i] = b.offset
+                    group.groupFrequencySum += b.frequency
+                    group.groupProminence = max(group.groupProminence, b.prominence)
+                }
+                let (valid, strong) = validity(of: group, count: count)
+                diagnosticGroup?(group.groupOnsets[0], 100 + count, valid)
+                if valid { report(group, count: count, strong: strong, time: t, pooled: true) }
+            }
+            start = end
+        }
     }
 
     /// A valid group closed on line `tr` at media time `t`: join it to a chain.
     /// A *weak* group (`strong == false`, some beeps shortened by masking) can extend a chain but
     /// neither starts a confirmation on its own nor ends other chains: a chain is confirmed only
     /// when it holds at least one strong group.
-    private func report(_ tr: AlarmToneTrack, count: Int, strong: Bool, time measured: Double) {
+    private func report(_ tr: AlarmToneTrack, count: Int, strong: Bool, time measured: Double, pooled: Bool = false) {
         // `measured` lags the newest frame by the smoothing delay; the group is known complete now.
         let t = min(measured + smoothingDelay, frameTime)
         let first = tr.groupOnsets[0]
@@ -915,7 +1016,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
         // A valid group of the same tone at a time that fits no cycle ends the chains it contradicts
         // (groups every 3 s are not a T4 pattern, even if every other one is 6 s apart).
-        for i in chains.indices where strong && !isFamily && i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
+        for i in chains.indices where strong && !isFamily && !pooled && i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
             let d = first - chains[i].lastGroupOnset
             if d > sameGroupWindow && d < 2 * cycleMax && !(d >= cycleMin && d <= cycleMax) && !(d >= 2 * cycleMin) {
                 chains[i].finished = true
