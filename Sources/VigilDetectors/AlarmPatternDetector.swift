@@ -125,9 +125,16 @@ public final class AlarmPatternDetector: SpectralDetector {
     private var pooledBeeps: [AlarmPooledBeep] = []
     private var scratchBeeps: [AlarmPooledBeep] = []
     private static let poolCapacity = 128
-    /// Whether groups are also assembled from pooled beeps: long-beep patterns (T3) only; pooled
-    /// 0.1 s blips of kitchen noise gave false CO alarms on the dev negatives.
+    /// Whether groups are also assembled from pooled beeps (always; `false` only to measure).
     private let pools: Bool
+    /// Pooled beeps join a tone within this fraction + 1 bin: 3 % for long beeps (T3), 1 bin for
+    /// short ones (T4), whose 0.1 s blips in kitchen noise pooled from lines 3 % apart gave false
+    /// CO alarms on the dev negatives.
+    private let poolTolerance: Double
+    /// Whether pooled beeps may also be other odd harmonics of a square wave's fundamental, and
+    /// pooled groups weak (some beeps shortened): long beeps only; for T4 either reported a T3
+    /// scene as a CO alarm, so a pooled T4 group must be strong.
+    private let poolsHarmonics: Bool
     private let sameGroupWindow: Double
     /// Diagnostics for tests: called for every beep (onset, offset, Hz, prominence) and every
     /// closed group (first onset, beep count, valid). Nil in normal use.
@@ -186,7 +193,9 @@ public final class AlarmPatternDetector: SpectralDetector {
         blipMax = 0.5 * pattern.onDuration
         fragmentGap = 0.3 * pattern.offDuration
         allowsLongLastBeep = pattern.onDuration >= 0.3
-        pools = pattern.onDuration >= 0.3
+        pools = true
+        poolTolerance = pattern.onDuration >= 0.3 ? 0.03 : 0
+        poolsHarmonics = pattern.onDuration >= 0.3
         cycleMin = pattern.cycle * (1 - tol) - resolution
         cycleMax = pattern.cycle * (1 + tol) + resolution
         groupCloseAfter = intervalLooseMax + resolution
@@ -918,7 +927,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         let span = Double(pattern.pulses + 1) * intervalLooseMax
         scratchBeeps.removeAll(keepingCapacity: true)
         for b in pooledBeeps where b.onset >= g0 - span && b.onset <= g0 + span {
-            guard abs(b.frequency - frequency) <= 0.03 * frequency + binWidth || oddHarmonics(b.frequency, frequency)
+            guard abs(b.frequency - frequency) <= poolTolerance * frequency + binWidth || (poolsHarmonics && oddHarmonics(b.frequency, frequency))
             else { continue }
             scratchBeeps.append(b)
         }
@@ -971,7 +980,7 @@ public final class AlarmPatternDetector: SpectralDetector {
                 }
                 let (valid, strong) = validity(of: group, count: count)
                 diagnosticGroup?(group.groupOnsets[0], 100 + count, valid)
-                if valid { report(group, count: count, strong: strong, time: t, pooled: true) }
+                if valid && (strong || poolsHarmonics) { report(group, count: count, strong: strong, time: t, pooled: true) }
             }
             start = end
         }
