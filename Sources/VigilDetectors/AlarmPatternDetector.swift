@@ -110,6 +110,9 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let bandStart: Int
     private let bandWidth: Int
     private var historyRow = 0
+    /// The smoothed band is scanned for new lines every `smoothedScanStride` frames.
+    private let smoothedScanStride: Int
+    private var smoothedScanPhase = 0
     /// Media time of the newest frame (or of `finish(at:)`): confirmations are reported at it.
     private var frameTime = 0.0
     /// Delay (s) of the boxcar's centre behind the newest frame; measured times are shifted back by it.
@@ -169,6 +172,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         let span = min(Self.smoothingSpanLimit, fraction * pattern.onDuration)
         smoothingFrames = min(30, max(1, Int((span / hop).rounded())))
         smoothingDelay = 0.5 * Double(smoothingFrames - 1) * hop
+        smoothedScanStride = max(1, smoothingFrames / 4)
         prominenceOn = Float(pow(10, prominenceThresholdDB / 10))
         prominenceOff = max(2, prominenceOn / 4)
         // The smoothed threshold gives a bin of stationary noise the same chance of passing as one
@@ -297,7 +301,7 @@ public final class AlarmPatternDetector: SpectralDetector {
                 var total = SIMD8<Float>()
                 for r in 0..<n { total += load(bandHistory + r * w, k) }
                 store(total, sum, k)
-                store(pointwiseMax(total * scale, zero), out, k)
+                store((total * scale).replacing(with: zero, where: total .< zero), out, k)
                 k += 8
             }
         } else {
@@ -307,7 +311,7 @@ public final class AlarmPatternDetector: SpectralDetector {
                 let total = load(sum, k) + v - load(row, k)
                 store(v, row, k)
                 store(total, sum, k)
-                store(pointwiseMax(total * scale, zero), out, k)
+                store((total * scale).replacing(with: zero, where: total .< zero), out, k)
                 k += 8
             }
         }
@@ -385,7 +389,12 @@ public final class AlarmPatternDetector: SpectralDetector {
         scan(rawBase, bank: 0, ratio: prominenceOn, time: t)
         (previousBand + lowBin - 1).update(from: rawBase + lowBin - 1, count: highBin - lowBin + 3)
         if useSmoothed {
-            scan(UnsafePointer(smoothedBand), bank: 1, ratio: smoothedProminenceOn, time: ts)
+            // The smoothed band changes slowly: a new tone is found within a quarter of the span.
+            smoothedScanPhase += 1
+            if smoothedScanPhase >= smoothedScanStride {
+                smoothedScanPhase = 0
+                scan(UnsafePointer(smoothedBand), bank: 1, ratio: smoothedProminenceOn, time: ts)
+            }
             (previousBand + binCount + lowBin - 1).update(from: smoothedBand + lowBin - 1, count: highBin - lowBin + 3)
         }
 
