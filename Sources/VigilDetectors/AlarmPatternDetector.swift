@@ -13,6 +13,17 @@ import VigilDSP
 /// makes the segmentation indifferent to broadband backgrounds (vacuum, kitchen, street) and to
 /// the level of the alarm.
 ///
+/// **Smoothed lines.** A second bank of lines runs the same rules on each bin's power averaged
+/// over ``smoothingFrames`` frames (T3: 0.15 s, T4: 25 ms), with the threshold that the mean of
+/// that many frames of stationary noise exceeds as rarely as one frame exceeds the per-frame
+/// threshold: a tone only a few dB above its noise bin is followed where single frames disagree.
+/// Both banks report into the same chains.
+///
+/// **Pooled groups.** When a line's group closes incomplete, the beeps of every line of the same
+/// source (neighbouring bins, both banks, and for T3 the odd harmonics of a square wave) are
+/// pooled, and a group of exactly ``AlarmPattern/pulses`` beeps one period apart is judged like a
+/// group of one line.
+///
 /// **Harmonic-family lines.** When a valid group closes on a line and another line sounded an odd
 /// harmonic of the same 380-720 Hz square-wave fundamental during it, a family line follows all odd
 /// harmonics of that fundamental as one line (its value: the best prominence among them, saturated
