@@ -137,9 +137,9 @@ struct AlarmSyntheticTests {
         let (r, latency, report) = Self.recall(pulses: pulses, ebr: ebr, families: ["piezo"], seeds: 0..<4)
         let target = ebr >= -6 ? 0.98 : 0.9
         print(report + "\n   target \(fmt(target)): \(r >= target ? "met" : "NOT MET")")
-        // Asserted: the target at -12 dB (met), the measured floor 11/12 at -6 dB and above (the
-        // 0.98 target is not met: one music partial next to a 2577 Hz tone), see docs/alarms.md.
-        #expect(r >= 0.9, "\(report)")
+        // Asserted: the issue's targets, met for both alarms at every ratio (12/12 each; the 2577 Hz
+        // T3 under music is found by a group pooled from several lines), see docs/alarms.md.
+        #expect(r >= target, "\(report)")
         #expect(latency <= 2 * (pulses == 3 ? 4.0 : 5.8) + 0.5)
     }
 
@@ -151,10 +151,10 @@ struct AlarmSyntheticTests {
         let (r, latency, report) = Self.recall(pulses: pulses, ebr: ebr, families: families, seeds: 0..<1)
         let target = ebr >= -6 ? 0.98 : 0.9
         print(report + "\n   target \(fmt(target)): \(r >= target ? "met" : "NOT MET")")
-        // Measured floors (docs/alarms.md, known weaknesses): the issue's targets are not met for
-        // these families under music and pink noise at -6 dB and below; these bounds catch regressions.
-        // T3 (square + comb, 6 cases): 6/6, 4/6, 2/6; T4 (square, 3 cases): 3/3, 1/3, 1/3.
-        let floor = ebr >= 0 ? 0.98 : (pulses == 3 && ebr >= -6 ? 0.66 : 0.33)
+        // The target where met (T3 at 0 and -6 dB, T4 at 0 dB); elsewhere the measured floors
+        // (docs/alarms.md, known weaknesses), which catch regressions.
+        // T3 (square + comb, 6 cases): 6/6, 6/6, 4/6; T4 (square, 3 cases): 3/3, 1/3, 1/3.
+        let floor = ebr >= 0 || (pulses == 3 && ebr >= -6) ? 0.98 : (pulses == 3 ? 0.66 : 0.33)
         #expect(r >= floor, "\(report)")
         if r > 0 { #expect(latency <= 2 * (pulses == 3 ? 4.0 : 5.8) + 0.5) }
     }
@@ -168,12 +168,12 @@ struct AlarmSyntheticTests {
             pulses: pulses, ebr: -12, families: ["piezo", "square", "comb"], seeds: 4..<7,
             backgrounds: [.noise, .whiteNoise, .babble, .music])
         print(report + "\n   target 0.90: \(r >= 0.9 ? "met" : "NOT MET")")
-        // Not met (docs/alarms.md, known weaknesses): at -12 dB against white noise a tone is only
-        // 7-10 dB above its noise bin at 16 and 22.05 kHz (256/512-point frames), against pink noise
-        // a square wave's fundamental near 500 Hz sits where the noise is strongest, and a music
-        // partial in a piezo's bin merges with its beeps; all at or below the 10.4 dB prominence
-        // threshold. Measured floors, asserted as regression guards: T3 16/36, T4 20/36.
-        #expect(r >= (pulses == 3 ? 0.44 : 0.55), "\(report)")
+        // Not met (docs/alarms.md, known weaknesses): against pink noise a square wave's fundamental
+        // near 500 Hz is only about 2 dB above its noise bin at -12 dB (its odd harmonics fare
+        // worse), T4's 0.1 s beeps allow only 2-3 frames of smoothing, and music partials mask
+        // combs. Measured (smoothed lines and pooled groups): T3 28/36, T4 25/36; asserted as
+        // regression guards (before them: 16/36 and 20/36).
+        #expect(r >= (pulses == 3 ? 0.77 : 0.69), "\(report)")
         #expect(latency <= 2 * (pulses == 3 ? 4.0 : 5.8) + 0.5)
     }
 
