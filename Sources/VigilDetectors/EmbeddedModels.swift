@@ -6672,6 +6672,7 @@ public enum EmbeddedModels {
     "epochs": 15,
     "batchSize": 128,
     "learningRate": 0.003,
+    "weightDecay": 0.003,
     "validation": {
       "eventF1Collar0.5s": 0.6667,
       "eventPrecision": 0.8,
@@ -6681,7 +6682,7 @@ public enum EmbeddedModels {
       "negativeHours": 0.1446
     },
     "dataHash": "fnv1a64:9350d5e0cde57bef",
-    "dataDate": "2026-11-22T02:46:44Z",
+    "dataDate": "2026-11-22T05:43:17Z",
     "data": "shared/data/dev (232 files)",
     "split": "group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %",
     "extraNegatives": "9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)"
@@ -13354,6 +13355,7 @@ public enum EmbeddedModels {
     "epochs": 15,
     "batchSize": 128,
     "learningRate": 0.003,
+    "weightDecay": 0.003,
     "validation": {
       "eventF1Collar0.5s": 0.8889,
       "eventPrecision": 0.9412,
@@ -13363,7 +13365,7 @@ public enum EmbeddedModels {
       "negativeHours": 0.1446
     },
     "dataHash": "fnv1a64:9350d5e0cde57bef",
-    "dataDate": "2026-11-22T02:46:44Z",
+    "dataDate": "2026-11-22T05:43:17Z",
     "data": "shared/data/dev (232 files)",
     "split": "group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %",
     "extraNegatives": "9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)"
@@ -20028,6 +20030,7 @@ public enum EmbeddedModels {
     "epochs": 15,
     "batchSize": 128,
     "learningRate": 0.003,
+    "weightDecay": 0.003,
     "validation": {
       "eventF1Collar0.5s": 0.5556,
       "eventPrecision": 0.5263,
@@ -20037,7 +20040,7 @@ public enum EmbeddedModels {
       "negativeHours": 0.0696
     },
     "dataHash": "fnv1a64:9350d5e0cde57bef",
-    "dataDate": "2026-11-22T02:46:44Z",
+    "dataDate": "2026-11-22T05:43:17Z",
     "data": "shared/data/dev (232 files)",
     "split": "group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %",
     "extraNegatives": "9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)"

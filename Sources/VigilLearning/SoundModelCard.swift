@@ -57,7 +57,9 @@ public enum SoundModelCard {
         s += "\(model.training["ensembleMembers"]?.description ?? "1") networks of \(model.training["hidden"]?.description ?? "?") hidden units "
         s += "(seeds \(model.training["seed"]?.description ?? "?") and following) merged by averaging their logits; z-scored inputs "
         s += "(inputs with scale 0 are ignored: absolute level\(model.label == "glassBreak" ? "" : ", bands above 8 kHz, HF share and centroid")); "
-        s += "Adam, class balancing, weight decay, \(model.training["epochs"]?.description ?? "?") epochs. "
+        s += "Adam, class balancing, weight decay \(model.training["weightDecay"]?.description ?? "?"), \(model.training["epochs"]?.description ?? "?") epochs"
+        if let noise = model.training["inputNoise"]?.description { s += ", Gaussian noise of standard deviation \(noise) added to the z-scored inputs during training" }
+        s += ". "
         if let copies = model.training["augmentedCopies"]?.intValue, copies > 0 {
             s += "Training also used \(copies) augmented copies of the training files (gain -15..+5 dB, a training negative mixed in 0-20 dB below). "
         }

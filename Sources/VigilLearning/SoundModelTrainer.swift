@@ -448,6 +448,8 @@ public enum SoundModelTrainer {
         }
         let chosen = same[same.count / 2]
         let decision = chosen.decision
+        let regularisation: [(String, JSONValue)] =
+            options.inputNoise > 0 ? [("inputNoise", .number(Double(options.inputNoise.description) ?? 0))] : []
         let training: JSONValue = .object(
             JSONObject(
                 [
@@ -460,6 +462,8 @@ public enum SoundModelTrainer {
                     ("epochs", .number(Double(options.epochs))),
                     ("batchSize", .number(Double(options.batchSize))),
                     ("learningRate", .number(Double(options.learningRate.description) ?? 0)),
+                    ("weightDecay", .number(Double(options.weightDecay.description) ?? 0)),
+                ] + regularisation + [
                     (
                         "validation",
                         .object(

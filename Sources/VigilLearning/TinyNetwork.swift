@@ -149,6 +149,10 @@ public struct TrainingOptions: Sendable, Hashable {
     /// Positive decisions whose nearby frames are never this far above the background
     /// (mean relative band level, log10 units) are left out.
     public var positiveActivity: Float = 0.3
+    /// Standard deviation of Gaussian noise added to every used (z-scored) input of every training
+    /// example at every pass (0: none). A regulariser: the network cannot rely on fine detail of
+    /// one feature that the few training recordings happen to share.
+    public var inputNoise: Float = 0
     /// Networks trained with seeds seed, seed+1, ... and merged into one (averaged logits).
     public var ensembleMembers = 3
     /// Inputs the network must not use (their scale is set to 0), e.g. absolute level.
@@ -249,6 +253,9 @@ public enum TinyNetworkTrainer {
                 for idx in start..<end {
                     let r = order[idx]
                     for j in 0..<d { x[j] = (features[r * d + j] - mean[j]) * scale[j] }
+                    if options.inputNoise > 0 {
+                        for j in 0..<d where scale[j] != 0 { x[j] += options.inputNoise * Float(rng.nextGaussian()) }
+                    }
                     var z = b2
                     for k in 0..<h {
                         var a = b1[k]

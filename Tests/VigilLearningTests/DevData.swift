@@ -97,19 +97,26 @@ enum DevData {
     /// in the shipped recipe), personTalking with the originals only. personTalking keeps the
     /// bursts and tones: without them its segment F1 is 0.843 instead of 0.821, but it reports 8
     /// of the 15 steady tones of the test "short steady tones are not speech or barks" instead of 3.
-    static func recordings(for label: String, _ all: [RecordingFeatures]) -> [RecordingFeatures] {
-        all.filter { rec in
+    static func recordings(for label: String, _ all: [RecordingFeatures], variants: Swift.Set<String>? = nil) -> [RecordingFeatures] {
+        let kinds = variants ?? shippedVariants[label] ?? []
+        return all.filter { rec in
             if !SoundModelTrainer.usesSyntheticConfusers(label) && SoundModelTrainer.isSyntheticConfuser(rec.name) {
                 return false
             }
             guard let mark = rec.name.firstIndex(of: "#") else { return true }
             let lowSNR = rec.name[rec.name.index(after: mark)...].hasPrefix("s")
-            switch label {
-            case "glassBreak": return !lowSNR
-            case "dogBark": return lowSNR
-            default: return false
-            }
+            return kinds.contains(lowSNR ? "s" : "k")
         }
+    }
+
+    /// The augmented variants each shipped model trains on: "k" the "#k" copies (gain -15..+5 dB,
+    /// a training negative 0-20 dB below), "s" the low-SNR "#sk" copies.
+    static let shippedVariants: [String: Swift.Set<String>] = ["glassBreak": ["k"], "dogBark": ["s"], "personTalking": []]
+
+    /// Training options of each shipped model (the defaults of ``TrainingOptions`` unless listed).
+    static func shippedOptions(for label: String) -> TrainingOptions {
+        let options = TrainingOptions()
+        return options
     }
 
     /// Augmented copies used for the shipped models.
@@ -145,7 +152,7 @@ enum DevData {
             let t0 = Date()
             let (model, fig) = SoundModelTrainer.train(
                 label: label, recordings: DevData.recordings(for: label, allRecordings), annotations: dev.annotations, validation: dev.validation,
-                voiceBackground: dev.voiceBackground, seed: seed,
+                voiceBackground: dev.voiceBackground, seed: seed, options: shippedOptions(for: label),
                 metadata: [
                     ("dataHash", .string("fnv1a64:" + hash)), ("dataDate", .string(date)),
                     ("data", .string("shared/data/dev (232 files)")),

@@ -26,7 +26,8 @@ struct Diagnostics {
         let dev = try DevData.load()
         let allRecordings = try DevData.trainingFeatures(
             dev, copies: Int(ProcessInfo.processInfo.environment["COPIES"] ?? "0") ?? 0,
-            lowSNRCopies: Int(ProcessInfo.processInfo.environment["LOWSNR"] ?? "0") ?? 0, seed: 99)
+            lowSNRCopies: Int(ProcessInfo.processInfo.environment["LOWSNR"] ?? "0") ?? 0,
+            seed: ProcessInfo.processInfo.environment["SEED"].flatMap(UInt64.init) ?? 99)
         let meta = try DevData.text("files_meta.tsv").split(separator: "\n").reduce(into: [String: String]()) {
             let f = $1.split(separator: "\t", omittingEmptySubsequences: false)
             if f.count > 2 { $0[String(f[0])] = String(f[2]) }
@@ -39,22 +40,41 @@ struct Diagnostics {
         if let w = env["ENS"].flatMap(Int.init) { options.ensembleMembers = w }
         if let w = env["ACT"].flatMap(Float.init) { options.positiveActivity = w }
         if let w = env["MARGIN"].flatMap(Double.init) { options.boundaryMargin = w }
+        if let w = env["NOISE"].flatMap(Float.init) { options.inputNoise = w }
         if let names = env["IGNORE"] {
             let all = FeatureSpec.current.componentNames
             options.ignoredInputs = all.indices.filter { i in names.split(separator: ",").contains { all[i].hasPrefix(String($0)) } }
             print("ignoring \(options.ignoredInputs.map { all[$0] })")
         }
         if env["NOIGNORE"] == "1" { options.ignoredInputs = [0] }
-        for label in (env["LABELS"] ?? "dogBark,glassBreak,personTalking").split(separator: ",").map(String.init) {
+        // CONFIGS="dogBark:k:0.5;personTalking:-:0" runs several trainings on one extraction:
+        // label, augmented variants ("-" none, "k", "s", "k,s"), input noise, optionally weight decay.
+        var runs: [(label: String, variants: Swift.Set<String>?, noise: Float?, decay: Float?)] = []
+        if let configs = env["CONFIGS"] {
+            for c in configs.split(separator: ";") {
+                let f = c.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                let v: Swift.Set<String>? = f.count > 1 ? Swift.Set(f[1].split(separator: ",").map(String.init).filter { $0 != "-" }) : nil
+                runs.append((f[0], v, f.count > 2 ? Float(f[2]) : nil, f.count > 3 ? Float(f[3]) : nil))
+            }
+        } else {
+            let variants = env["VARIANTS"].map { Swift.Set($0.split(separator: ",").map(String.init)) }
+            runs = (env["LABELS"] ?? "dogBark,glassBreak,personTalking").split(separator: ",").map { (String($0), variants, nil, nil) }
+        }
+        for run in runs {
+            let label = run.label
             var options = options
+            if let n = run.noise { options.inputNoise = n }
+            if let w = run.decay { options.weightDecay = w }
+            print("=== \(label) variants \(run.variants.map { $0.sorted().joined(separator: ",") } ?? "shipped") noise \(options.inputNoise) decay \(options.weightDecay)")
             if let extra = env["EXTRA"] {
                 let all = FeatureSpec.current.componentNames
                 options.ignoredInputs = SoundModelTrainer.ignoredInputs(for: label) + all.indices.filter { i in extra.split(separator: ",").contains { all[i].hasPrefix(String($0)) } }
             }
-            let recordings = DevData.recordings(for: label, allRecordings)
+            // VARIANTS=k,s: the augmented variants this run trains on (default: the shipped recipe).
+            let recordings = DevData.recordings(for: label, allRecordings, variants: run.variants)
             let (model, fig) = SoundModelTrainer.train(
                 label: label, recordings: recordings, annotations: dev.annotations, validation: dev.validation,
-                voiceBackground: dev.voiceBackground, seed: 1, options: options, verbose: true)
+                voiceBackground: dev.voiceBackground, seed: env["SEED"].flatMap(UInt64.init) ?? 1, options: options, verbose: true)
             var tr: ([Float], [Bool]) = ([], [])
             var va: ([Float], [Bool]) = ([], [])
             for rec in recordings where !rec.name.contains("#") {

@@ -45,7 +45,8 @@ struct ValidationTests {
             ("glassBreak", figures["glassBreak"]!.event.f1, 0.85, true),
             ("personTalking", figures["personTalking"]!.segment.f1, 0.90, false),
         ]
-        let floors: [String: Double] = ["dogBark": 0.64, "personTalking": 0.80]
+        // Measured with the shipped models: dogBark 0.667, personTalking 0.821 (docs/sound-models.md).
+        let floors: [String: Double] = ["dogBark": 0.66, "personTalking": 0.82]
         for (label, value, target, met) in targets {
             print("\(label): \(String(format: "%.3f", value)) vs target \(target): \(value >= target ? "met" : "NOT MET")")
             if met { #expect(value >= target, "\(label) below its target") } else { #expect(value >= floors[label]!, "\(label) below its measured floor") }
