@@ -70,6 +70,10 @@ SANITIZER_SKIP ?= --skip AlarmSyntheticTests
 # CPU-heavy suites can occupy Swift's cooperative thread pool (one thread per core) for minutes,
 # and the server's handlers would wait behind them.
 SANITIZER_WALL_CLOCK_SCALE ?= 10
+# ThreadSanitizer only finds data races: the two single-threaded, serialized dev-set accuracy
+# suites (alarms on the 232 development recordings, the learned detectors' validation split)
+# have none for it to check and cost 2 min 20 s of CPU under it; the ASan run keeps them.
+TSAN_SKIP ?= --skip AlarmRealDataTests --skip ValidationTests
 ASAN_ENV = ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no VIGIL_WALL_CLOCK_SCALE=$(SANITIZER_WALL_CLOCK_SCALE) \
   VIGIL_MEMORY_SLACK_MIB=256
 TSAN_ENV = TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/tsan-suppressions.txt" SWIFT_BACKTRACE=enable=no \
@@ -84,7 +88,7 @@ test-asan: deps
 test-tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	$(TSAN_ENV) $(SWIFT) test --skip-build --disable-xctest --sanitize=thread --scratch-path .build/tsan \
-	  $(SANITIZER_SKIP) --skip HostileServerTests
+	  $(SANITIZER_SKIP) $(TSAN_SKIP) --skip HostileServerTests
 	$(TSAN_ENV) $(SWIFT) test --skip-build --disable-xctest --sanitize=thread --scratch-path .build/tsan \
 	  --filter HostileServerTests
 
@@ -103,8 +107,9 @@ fuzz-build: deps
 fuzz: fuzz-build
 	Fuzz/run-fuzzers.sh -t $(FUZZ_SECONDS) -j $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
+# Three at a time: two rounds of 60 s for the five targets instead of three (docs/fuzzing.md).
 fuzz-smoke: fuzz-build
-	Fuzz/run-fuzzers.sh -t 60 -j 2
+	Fuzz/run-fuzzers.sh -t 60 -j 3
 
 # Everything issue 9 asks of CI: under 30 minutes on 2 cores (docs/fuzzing.md has the budget).
 test-hardening: test-hostile test-asan test-tsan fuzz-smoke
