@@ -21,9 +21,10 @@ public final class LatencyProbe: @unchecked Sendable {
     private var done = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    /// Connects to the server at `host:port` (throws when it cannot).
-    public init(host: String, port: Int) throws {
-        client = SSEClient(host: host, port: port)
+    /// Connects to the server at `host:port` (throws when it cannot, or when no response head
+    /// arrives within `responseTimeout` seconds).
+    public init(host: String, port: Int, responseTimeout: Double? = 30) throws {
+        client = SSEClient(host: host, port: port, responseTimeout: responseTimeout)
         try client.connect()
     }
 

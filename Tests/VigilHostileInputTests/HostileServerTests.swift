@@ -115,7 +115,7 @@ struct HostileServerTests {
         let rssBefore = residentBytes()
         try await stack.server.makeApplication().test(.live) { client in
             let port = try #require(client.port)
-            let probe = try await Self.onThread { try LatencyProbe(host: "127.0.0.1", port: port) }
+            let probe = try await Self.onThread { try LatencyProbe(host: "127.0.0.1", port: port, responseTimeout: SanitizerAllowance.seconds(30)) }
             probe.start()
             runner.start()
             var statuses: [Int: Int] = [:]
@@ -179,7 +179,7 @@ struct HostileServerTests {
         let runner = try Self.runner(stack, speed: 8)
         try await stack.server.makeApplication().test(.live) { client in
             let port = try #require(client.port)
-            let clients = (0..<100).map { _ in SSEClient(port: port) }
+            let clients = (0..<100).map { _ in SSEClient(port: port, responseTimeout: SanitizerAllowance.seconds(30)) }
             try await Self.onThread { for c in clients { try c.connect() } }
             #expect(stack.hub.subscriberCount == 100)
             let refused = try await Self.onThread { () -> String in
@@ -255,7 +255,7 @@ struct HostileServerTests {
         let runner = try Self.runner(stack, speed: 4)
         try await stack.server.makeApplication().test(.live) { client in
             let port = try #require(client.port)
-            let probe = try await Self.onThread { try LatencyProbe(host: "127.0.0.1", port: port) }
+            let probe = try await Self.onThread { try LatencyProbe(host: "127.0.0.1", port: port, responseTimeout: SanitizerAllowance.seconds(30)) }
             probe.start()
             runner.start()
             // 30 clients drip a request head one byte per 100 ms (it would take 6 s to finish).

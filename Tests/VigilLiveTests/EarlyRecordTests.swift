@@ -34,7 +34,7 @@ struct EarlyRecordTests {
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [trigger]))
         let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try Self.scenario(duration: duration, items: item)), session: stack.session)
         try await stack.server.makeApplication().test(.live) { testClient in
-            let client = SSEClient(port: try #require(testClient.port))
+            let client = SSEClient(port: try #require(testClient.port), responseTimeout: LiveTestSupport.sseResponseTimeout)
             try await LiveTestSupport.onThread { try client.connect() }
             /// Reads every message up to sequence number `last` (already published: never waits for more).
             func read(through last: UInt64) async throws -> [JSONValue] {

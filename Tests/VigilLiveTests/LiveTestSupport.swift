@@ -9,6 +9,12 @@ import VigilSynth
 
 /// Shared fixtures for the live tests.
 enum LiveTestSupport {
+    /// How long the tests' SSE clients wait for the response head. `SSEClient`'s own default
+    /// (30 s) is for users. Under ThreadSanitizer the parallel CPU-heavy suites can hold Swift's
+    /// cooperative pool for minutes, and a handler then answers late: a test should not fail on
+    /// that, so it waits up to 10 minutes. A server that never answers still ends the test.
+    static let sseResponseTimeout: Double = 600
+
     /// The package root (for Samples/).
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -85,7 +85,7 @@ struct StreamTests {
             options: .init(speed: 20))
         let started = LiveClock.now()
         let messages = try await stack.server.makeApplication().test(.live) { testClient in
-            let client = SSEClient(port: try #require(testClient.port))
+            let client = SSEClient(port: try #require(testClient.port), responseTimeout: LiveTestSupport.sseResponseTimeout)
             try await LiveTestSupport.onThread { try client.connect() }  // blocking: off the concurrency pool
             runner.start()
             return try await LiveTestSupport.onThread {
@@ -150,7 +150,7 @@ struct StreamTests {
     @Test func stuckClientIsDroppedAndCounted() async throws {
         let stack = LiveTestSupport.stack(device: .default, clientBuffer: 8)
         try await stack.server.makeApplication().test(.live) { testClient in
-            let stuck = SSEClient(port: try #require(testClient.port))
+            let stuck = SSEClient(port: try #require(testClient.port), responseTimeout: LiveTestSupport.sseResponseTimeout)
             try await LiveTestSupport.onThread { try stuck.connect(receiveBufferSize: 4096) }  // reads the head, then never reads again
             var waited = 0
             while stack.hub.subscriberCount == 0 && waited < 200 {
