@@ -13,14 +13,13 @@ import VigilDSP
 /// makes the segmentation indifferent to broadband backgrounds (vacuum, kitchen, street) and to
 /// the level of the alarm.
 ///
-/// **Smoothed lines.** A second bank of lines runs the same rules on each bin's power averaged
-/// over ``smoothingFrames`` frames (T3: 0.15 s, T4: 25 ms), with the threshold that the mean of
-/// that many frames of stationary noise exceeds as rarely as one frame exceeds the per-frame
-/// threshold: a tone only a few dB above its noise bin is followed where single frames disagree.
-/// Both banks report into the same chains.
+/// **Whole-group matching.** For tones too weak to segment beep by beep, an ``AlarmGroupMatcher``
+/// matches each bin's power against the whole group's on/off template at once (about 1.2 s of tone
+/// against 2 s of silence for T3); its groups are measured beep by beep and judged by the same
+/// group rules, and join the same chains.
 ///
 /// **Pooled groups.** When a line's group closes incomplete, the beeps of every line of the same
-/// source (neighbouring bins, both banks, and for T3 the odd harmonics of a square wave) are
+/// source (neighbouring bins, and for T3 the odd harmonics of a square wave) are
 /// pooled, and a group of exactly ``AlarmPattern/pulses`` beeps one period apart is judged like a
 /// group of one line.
 ///
@@ -68,12 +67,9 @@ public final class AlarmPatternDetector: SpectralDetector {
     private let binWidth: Double
     private let lowBin: Int
     private let highBin: Int
-    /// Onset and hysteresis prominence (linear) of the per-frame lines (bank 0) and of the
-    /// smoothed lines (bank 1).
+    /// Onset and hysteresis prominence (linear) of the lines.
     private let prominenceOn: Float
     private let prominenceOff: Float
-    private let smoothedProminenceOn: Float
-    private let smoothedProminenceOff: Float
     /// Prominence at which a harmonic-family line saturates (10 dB above ``prominenceOn``).
     private let familyCap: Float
     private let dropRatio: Float = 0.1  // 10 dB below the beep's peak ends it
@@ -100,34 +96,17 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// Whether a shallow dip followed by a rise splits a beep (short-beep patterns under reverberation).
     private let splitsShallowDips: Bool
 
-    /// Line slots: 0..<32 follow the per-frame spectrum (bank 0), 32..<64 the smoothed one (bank 1).
-    private static let capacity = 64
-    private static let bankSize = 32
-    private static func bankMask(_ bank: Int) -> UInt64 { bank == 0 ? 0xFFFF_FFFF : 0xFFFF_FFFF_0000_0000 }
+    /// Line slots.
+    private static let capacity = 32
     private static let familyCapacity = 4
     private static let chainCapacity = 8
     // Raw storage: no copy-on-write or exclusivity checks in the per-frame path.
     private let tracks: UnsafeMutablePointer<AlarmToneTrack>
-    /// The band of the previous frame, raw (bins 0..<binCount) and smoothed (binCount..<2 binCount).
+    /// The band of the previous frame (for onset refinement of new lines).
     private let previousBand: UnsafeMutablePointer<Float>
     private let binCount: Int
-    /// Frames averaged per bin before any decision (a boxcar over time), see ``smoothingFrames``.
-    public let smoothingFrames: Int
-    /// The smoothed band (bins `bandStart..<bandStart + bandWidth`, zero elsewhere) and the
-    /// ring of the last ``smoothingFrames`` raw bands it averages.
-    private let smoothedBand: UnsafeMutablePointer<Float>
-    private let bandHistory: UnsafeMutablePointer<Float>
-    private let runningSum: UnsafeMutablePointer<Float>
-    private let bandStart: Int
-    private let bandWidth: Int
-    private var historyRow = 0
-    /// The smoothed band is scanned for new lines every `smoothedScanStride` frames.
-    private let smoothedScanStride: Int
-    private var smoothedScanPhase = 0
     /// Media time of the newest frame (or of `finish(at:)`): confirmations are reported at it.
     private var frameTime = 0.0
-    /// Delay (s) of the boxcar's centre behind the newest frame; measured times are shifted back by it.
-    private let smoothingDelay: Double
     /// Bit i set when `tracks[i]` is active.
     private var activeMask: UInt64 = 0
     /// Harmonic-family lines: each follows the odd harmonics of one square-wave fundamental as a
@@ -150,6 +129,9 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// scene as a CO alarm, so a pooled T4 group must be strong.
     private let poolsHarmonics: Bool
     private let sameGroupWindow: Double
+    /// Whole-group matching for tones too weak to segment beep by beep (see ``AlarmGroupMatcher``).
+    private let matcher: AlarmGroupMatcher?
+    private var matches: [AlarmGroupMatcher.Match] = []
     /// Diagnostics for tests: called for every beep (onset, offset, Hz, prominence) and every
     /// closed group (first onset, beep count, valid). Nil in normal use.
     var diagnosticBeep: ((Double, Double, Double, Float) -> Void)?
@@ -175,23 +157,8 @@ public final class AlarmPatternDetector: SpectralDetector {
         highestFrequency = min(4500, nyquist)
         lowBin = max(6, configuration.bin(forFrequency: lowestFrequency))
         highBin = max(lowBin, min(configuration.bin(forFrequency: highestFrequency), configuration.binCount - 7))
-        // Smoothed lines average each bin's power over 30 % of a long beep (T3: 0.15 s = 13 frames
-        // at 22.05-44.1 kHz, 19 at 16 kHz) or 25 % of a short one (T4: 25 ms = 2-3 frames, so
-        // 0.1 s gaps stay resolvable): the power of a bin of noise is exponentially distributed,
-        // and a tone only a few dB above it is found when several frames agree.
-        let fraction = pattern.onDuration >= 0.3 ? Self.longBeepSpanFraction : Self.shortBeepSpanFraction
-        let span = min(Self.smoothingSpanLimit, fraction * pattern.onDuration)
-        smoothingFrames = min(30, max(1, Int((span / hop).rounded())))
-        smoothingDelay = 0.5 * Double(smoothingFrames - 1) * hop
-        smoothedScanStride = max(1, smoothingFrames / 4)
         prominenceOn = Float(pow(10, prominenceThresholdDB / 10))
         prominenceOff = max(2, prominenceOn / 4)
-        // The smoothed threshold gives a bin of stationary noise the same chance of passing as one
-        // frame has at the per-frame threshold (10.4 dB per frame: 8.3, 7.3, 6.0 and 5.0 dB over 2, 3, 5 and 8 frames).
-        let margin = pattern.onDuration < 0.3 ? Self.shortBeepSmoothedMarginDB : 0
-        smoothedProminenceOn = Float(
-            Self.averagedThreshold(perFrame: Double(prominenceOn), frames: smoothingFrames) * pow(10, margin / 10))
-        smoothedProminenceOff = max(min(2, 0.6 * smoothedProminenceOn), smoothedProminenceOn / 4)
         familyCap = prominenceOn * 10
 
         let tol = self.tolerance
@@ -225,17 +192,13 @@ public final class AlarmPatternDetector: SpectralDetector {
         families = .allocate(capacity: Self.familyCapacity)
         families.initialize(repeating: AlarmToneTrack(), count: Self.familyCapacity)
         binCount = configuration.binCount
-        previousBand = .allocate(capacity: 2 * configuration.binCount)
-        previousBand.initialize(repeating: 0, count: 2 * configuration.binCount)
-        // Bins lowBin - 6 ... highBin + 6 (neighbours included), a multiple of 8 bins (SIMD) inside the frame.
-        bandWidth = min((highBin - lowBin + 13 + 7) / 8 * 8, configuration.binCount / 8 * 8)
-        bandStart = max(0, min(lowBin - 6, configuration.binCount - bandWidth))
-        runningSum = .allocate(capacity: bandWidth)
-        runningSum.initialize(repeating: 0, count: bandWidth)
-        smoothedBand = .allocate(capacity: configuration.binCount)
-        smoothedBand.initialize(repeating: 0, count: configuration.binCount)
-        bandHistory = .allocate(capacity: smoothingFrames * bandWidth)
-        bandHistory.initialize(repeating: 0, count: smoothingFrames * bandWidth)
+        previousBand = .allocate(capacity: configuration.binCount)
+        previousBand.initialize(repeating: 0, count: configuration.binCount)
+        // The matcher's thresholds follow the sensitivity like the lines' prominence (half as steeply).
+        matcher = AlarmGroupMatcher(
+            pattern: pattern, configuration: configuration, lowBin: lowBin, highBin: highBin,
+            tolerance: self.tolerance, thresholdShiftDB: 0.5 * (prominenceThresholdDB - 10.4))
+        matches.reserveCapacity(8)
         chains.reserveCapacity(Self.chainCapacity)
         pooledBeeps.reserveCapacity(Self.poolCapacity)
         scratchBeeps.reserveCapacity(Self.poolCapacity)
@@ -247,85 +210,6 @@ public final class AlarmPatternDetector: SpectralDetector {
         families.deinitialize(count: Self.familyCapacity)
         families.deallocate()
         previousBand.deallocate()
-        smoothedBand.deallocate()
-        runningSum.deallocate()
-        bandHistory.deallocate()
-    }
-
-    /// Upper limit (s) of the smoothing span, and its fraction of the beep duration for long
-    /// (>= 0.3 s) and short beeps.
-    static let smoothingSpanLimit = 0.15
-    static let longBeepSpanFraction = 0.3
-    static let shortBeepSpanFraction = 0.25
-    /// Extra threshold (dB) of the smoothed lines of short-beep patterns (T4): random 0.1 s
-    /// blips of kitchen noise and street music form 4-beep groups far more easily than 0.5 s beeps
-    /// form 3-beep groups (at 0 dB one dev scene gave a false CO alarm, at 1 dB a CO scene was lost).
-    static let shortBeepSmoothedMarginDB = 2.0
-
-    /// The threshold `x` (power over its mean) that the mean of `frames` independent exponentially
-    /// distributed powers (a bin of noise) exceeds as rarely as one power exceeds `perFrame`:
-    /// P(Gamma(n, 1/n) > x) = P(Poisson(n x) < n) = exp(-perFrame), solved by bisection.
-    static func averagedThreshold(perFrame: Double, frames n: Int) -> Double {
-        guard n > 1 else { return perFrame }
-        let target = exp(-perFrame)
-        func tail(_ x: Double) -> Double {
-            let lambda = Double(n) * x
-            var term = exp(-lambda)
-            var sum = term
-            for k in 1..<n {
-                term *= lambda / Double(k)
-                sum += term
-            }
-            return sum
-        }
-        var low = 1.0
-        var high = perFrame
-        for _ in 0..<60 {
-            let mid = 0.5 * (low + high)
-            if tail(mid) > target { low = mid } else { high = mid }
-        }
-        return 0.5 * (low + high)
-    }
-
-    /// Stores the band of `raw` in the history ring and averages the ring into ``smoothedBand``:
-    /// a running sum, recomputed exactly whenever the ring wraps (no drift of rounding errors).
-    private func smooth(_ raw: UnsafePointer<Float>) {
-        let n = smoothingFrames
-        let w = bandWidth
-        let source = raw + bandStart
-        let row = bandHistory + historyRow * w
-        let sum = runningSum
-        historyRow = historyRow + 1 == n ? 0 : historyRow + 1
-        let scale = 1 / Float(n)
-        let out = smoothedBand + bandStart
-        let zero = SIMD8<Float>()
-        @inline(__always) func load(_ p: UnsafePointer<Float>, _ k: Int) -> SIMD8<Float> {
-            UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
-        }
-        @inline(__always) func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, _ k: Int) {
-            UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: SIMD8<Float>.self)
-        }
-        if historyRow == 0 {
-            row.update(from: source, count: w)
-            var k = 0
-            while k < w {
-                var total = SIMD8<Float>()
-                for r in 0..<n { total += load(bandHistory + r * w, k) }
-                store(total, sum, k)
-                store((total * scale).replacing(with: zero, where: total .< zero), out, k)
-                k += 8
-            }
-        } else {
-            var k = 0
-            while k < w {
-                let v = load(source, k)
-                let total = load(sum, k) + v - load(row, k)
-                store(v, row, k)
-                store(total, sum, k)
-                store((total * scale).replacing(with: zero, where: total .< zero), out, k)
-                k += 8
-            }
-        }
     }
 
     /// A smoke alarm (T3) detector with the tolerance, confirmation cycles and sensitivity of `settings`.
@@ -346,23 +230,14 @@ public final class AlarmPatternDetector: SpectralDetector {
         guard frame.power.count == binCount, let rawBase = frame.power.baseAddress else { return }
         frameTime = frame.centerTime
         let raw = UnsafeBufferPointer(start: rawBase, count: binCount)
-        let useSmoothed = smoothingFrames > 1
-        if useSmoothed { smooth(rawBase) }
-        let smoothed = UnsafeBufferPointer(start: UnsafePointer(smoothedBand), count: binCount)
-        // Smoothed lines measure beeps at the centre of the smoothing span.
         let t = frame.centerTime
-        let ts = frame.centerTime - smoothingDelay
 
         // 1. Follow the open lines.
         var pending = activeMask
         while pending != 0 {
             let i = pending.trailingZeroBitCount
             pending &= pending - 1
-            if i < Self.bankSize {
-                update(&tracks[i], power: raw, time: t, on: prominenceOn, off: prominenceOff, detections: &detections)
-            } else {
-                update(&tracks[i], power: smoothed, time: ts, on: smoothedProminenceOn, off: smoothedProminenceOff, detections: &detections)
-            }
+            update(&tracks[i], power: raw, time: t, on: prominenceOn, off: prominenceOff, detections: &detections)
             if !tracks[i].active { activeMask &= ~(1 << UInt64(i)) }
         }
         var pendingFamilies = familyMask
@@ -373,14 +248,14 @@ public final class AlarmPatternDetector: SpectralDetector {
             if !families[i].active { familyMask &= ~(1 << UInt32(i)) }
         }
 
-        // Two lines of one bank that converged on one tone: keep the one with more pattern.
+        // Two lines that converged on one tone: keep the one with more pattern.
         if activeMask.nonzeroBitCount > 1 {
             var outer = activeMask
             while outer != 0 {
                 let i = outer.trailingZeroBitCount
                 outer &= outer - 1
                 guard activeMask & (1 << UInt64(i)) != 0 else { continue }
-                var inner = outer & activeMask & Self.bankMask(i / Self.bankSize)
+                var inner = outer & activeMask
                 while inner != 0 {
                     let j = inner.trailingZeroBitCount
                     inner &= inner - 1
@@ -397,19 +272,16 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
 
         // 2. Open lines for new prominent peaks; 3. remember the band for onset refinement of new lines.
-        scan(rawBase, bank: 0, ratio: prominenceOn, time: t)
+        scan(rawBase, time: t)
         (previousBand + lowBin - 1).update(from: rawBase + lowBin - 1, count: highBin - lowBin + 3)
-        if useSmoothed {
-            // The smoothed band changes slowly: a new tone is found within a quarter of the span.
-            smoothedScanPhase += 1
-            if smoothedScanPhase >= smoothedScanStride {
-                smoothedScanPhase = 0
-                scan(UnsafePointer(smoothedBand), bank: 1, ratio: smoothedProminenceOn, time: ts)
-            }
-            (previousBand + binCount + lowBin - 1).update(from: smoothedBand + lowBin - 1, count: highBin - lowBin + 3)
+
+        // 4. Whole groups matched in single bins.
+        if let matcher {
+            matcher.process(rawBase, time: t, into: &matches)
+            if !matches.isEmpty { reportMatches() }
         }
 
-        // 4. Emit the events whose pattern has stopped.
+        // 5. Emit the events whose pattern has stopped.
         if !chains.isEmpty { expireChains(at: t, into: &detections) }
     }
 
@@ -437,6 +309,10 @@ public final class AlarmPatternDetector: SpectralDetector {
             families[i] = AlarmToneTrack()
         }
         familyMask = 0
+        if let matcher {
+            matcher.finish(into: &matches)
+            if !matches.isEmpty { reportMatches() }
+        }
         for i in chains.indices { chains[i].finished = true }
         emitFinishedChains(into: &detections)
         chains.removeAll(keepingCapacity: true)
@@ -445,9 +321,10 @@ public final class AlarmPatternDetector: SpectralDetector {
 
     // MARK: - Lines
 
-    /// Opens a line of `bank` for each local peak of `base` in the band whose power exceeds `ratio`
-    /// times the mean of its neighbouring bins and that no line of the bank follows (8 bins at a time).
-    private func scan(_ base: UnsafePointer<Float>, bank: Int, ratio onRatio: Float, time t: Double) {
+    /// Opens a line for each local peak of `base` in the band whose power exceeds the prominence
+    /// threshold times the mean of its neighbouring bins and that no line follows (8 bins at a time).
+    private func scan(_ base: UnsafePointer<Float>, time t: Double) {
+        let onRatio = prominenceOn
         let floorValue = absoluteFloor
         let raw = UnsafeRawPointer(base)
         let stride = MemoryLayout<Float>.stride
@@ -470,8 +347,8 @@ public final class AlarmPatternDetector: SpectralDetector {
             mask = mask .& (v .> right)
             mask = mask .& (v .> threshold)
             if any(mask) {
-                for lane in 0..<8 where mask[lane] && !isFollowed(bin: k + lane, bank: bank) {
-                    openTrack(bin: k + lane, bank: bank, power: base, time: t)
+                for lane in 0..<8 where mask[lane] && !isFollowed(bin: k + lane) {
+                    openTrack(bin: k + lane, power: base, time: t)
                 }
             }
             k += 8
@@ -480,16 +357,16 @@ public final class AlarmPatternDetector: SpectralDetector {
             let v = base[k]
             if v > floorValue && v >= base[k - 1] && v > base[k + 1] {
                 let neighbours = (base[k - 5] + base[k - 4] + base[k - 3] + base[k + 3] + base[k + 4] + base[k + 5])
-                if v * 6 > onRatio * neighbours && !isFollowed(bin: k, bank: bank) {
-                    openTrack(bin: k, bank: bank, power: base, time: t)
+                if v * 6 > onRatio * neighbours && !isFollowed(bin: k) {
+                    openTrack(bin: k, power: base, time: t)
                 }
             }
             k += 1
         }
     }
 
-    private func isFollowed(bin: Int, bank: Int) -> Bool {
-        var pending = activeMask & Self.bankMask(bank)
+    private func isFollowed(bin: Int) -> Bool {
+        var pending = activeMask
         while pending != 0 {
             let i = pending.trailingZeroBitCount
             pending &= pending - 1
@@ -498,18 +375,16 @@ public final class AlarmPatternDetector: SpectralDetector {
         return false
     }
 
-    private func openTrack(bin: Int, bank: Int, power: UnsafePointer<Float>, time: Double) {
+    private func openTrack(bin: Int, power: UnsafePointer<Float>, time: Double) {
         var slot = -1
-        let bankMask = Self.bankMask(bank)
-        let free = ~activeMask & bankMask
+        let free = ~activeMask & (1 << UInt64(Self.capacity) - 1)
         if free != 0 {
             slot = free.trailingZeroBitCount
         }
         if slot < 0 {
             // Replace the weakest line that collects no group (a quiet one first), if weaker than this peak.
             var weakest = power[bin]
-            let first = bank * Self.bankSize
-            for i in first..<(first + Self.bankSize) where tracks[i].groupCount == 0 && !tracks[i].pending {
+            for i in 0..<Self.capacity where tracks[i].groupCount == 0 && !tracks[i].pending {
                 let strength: Float = tracks[i].isOn ? tracks[i].peakPower : 0
                 if strength < weakest {
                     weakest = strength
@@ -519,11 +394,10 @@ public final class AlarmPatternDetector: SpectralDetector {
             if slot < 0 { return }
         }
         tracks[slot].reset(bin: bin)
-        tracks[slot].smoothed = bank == 1 && smoothingFrames >= 4
         activeMask |= 1 << UInt64(slot)
         diagnosticGroup?(time, 1000 + bin, false)
         let e = power[bin]
-        let previous = previousBand[bank * binCount + bin]
+        let previous = previousBand[bin]
         tracks[slot].valleyPower = previous
         startBeep(&tracks[slot], power: power, bin: bin, e: e, previous: previous, time: time)
         tracks[slot].previousPower = e
@@ -556,11 +430,7 @@ public final class AlarmPatternDetector: SpectralDetector {
         }
 
         if tr.isOn {
-            if tr.onsetPending && tr.smoothed {
-                let n = Int(tr.beepFrames)
-                if n < 32 { tr.rampPowers[n] = e }
-                if n >= smoothingFrames + 1 || n >= 31 { refineSmoothedOnset(&tr, frames: min(n, 31) + 1) }
-            } else if tr.onsetPending {
+            if tr.onsetPending {
                 let a = e.squareRoot()
                 let plateau = max(tr.onsetAmplitude, a)
                 let half = 0.5 * plateau
@@ -616,25 +486,13 @@ public final class AlarmPatternDetector: SpectralDetector {
             }
             tr.beepPowerSum += e
             tr.beepFrames += 1
-            if tr.smoothed {
-                // The latest fall through half the beep's mean power: the middle of the boxcar's ramp.
-                let half = 0.5 * mean
-                if e >= half {
-                    tr.fallTime = -1
-                } else if tr.previousPower >= half {
-                    tr.fallTime = t - hop + Double((tr.previousPower - half) / max(tr.previousPower - e, 1e-30)) * hop
-                }
-            }
             if !(e > tr.peakPower * dropRatio && e > mean * meanDropRatio && e > prominenceOff * neighbours) {
                 // Offset: where the amplitude crossed half the peak amplitude.
                 let aPrev = tr.previousPower.squareRoot()
                 let a = e.squareRoot()
                 let half = 0.5 * mean.squareRoot()
                 var offset = t - hop
-                if tr.smoothed {
-                    if tr.onsetPending { refineSmoothedOnset(&tr, frames: min(Int(tr.beepFrames), 32)) }
-                    if tr.fallTime >= 0 { offset = tr.fallTime }
-                } else if aPrev > half && aPrev > a {
+                if aPrev > half && aPrev > a {
                     offset += Double(min(max((aPrev - half) / (aPrev - a), 0), 1)) * hop
                 }
                 tr.isOn = false
@@ -681,9 +539,6 @@ public final class AlarmPatternDetector: SpectralDetector {
     ) {
         tr.isOn = true
         tr.onsetPending = true
-        tr.fallTime = -1
-        tr.rampPowers[0] = e
-        tr.rampBefore = previous
         tr.onsetAmplitudeBefore = previous.squareRoot()
         tr.onsetAmplitude = e.squareRoot()
         tr.onsetFrameTime = t
@@ -703,28 +558,6 @@ public final class AlarmPatternDetector: SpectralDetector {
         if m >= lowBin && m <= highBin && (tr.referencePower == 0 || e > tr.referencePower * strayRatio) { tr.bin = m }
         tr.beepFrequency = interpolatedFrequency(p, tr.bin)
         tr.beepProminence = e / max(neighbourMean(p, tr.bin), 1e-30)
-    }
-
-    /// Onset of a smoothed line's beep: where its power first rose through half the plateau (the
-    /// mean after the boxcar's ramp), interpolated; for a boxcar the middle of the ramp, which the
-    /// line's time base (shifted by ``smoothingDelay``) puts at the true onset.
-    private func refineSmoothedOnset(_ tr: inout AlarmToneTrack, frames n: Int) {
-        tr.onsetPending = false
-        guard n >= 2 else { return }
-        let from = min(max(smoothingFrames - 1, 1), n - 1)
-        var plateau: Float = 0
-        for i in from..<n { plateau += tr.rampPowers[i] }
-        let half = 0.5 * plateau / Float(n - from)
-        var before = tr.rampBefore
-        for i in 0..<n {
-            let e = tr.rampPowers[i]
-            if e >= half {
-                let f = e > before ? min(max((half - before) / (e - before), 0), 1) : 1
-                tr.onset = tr.onsetFrameTime + (Double(i) - 1 + Double(f)) * hop
-                return
-            }
-            before = e
-        }
     }
 
     // MARK: - Harmonic-family lines
@@ -928,6 +761,21 @@ public final class AlarmPatternDetector: SpectralDetector {
         report(tr, count: count, strong: strong, time: t)
     }
 
+    /// Judges the groups of ``matches`` by the group rules and joins the valid ones to chains.
+    private func reportMatches() {
+        for m in matches {
+            var group = AlarmToneTrack()
+            group.groupOnsets = m.onsets
+            group.groupOffsets = m.offsets
+            group.groupFrequencySum = m.frequency * Double(m.count)
+            group.groupProminence = m.prominence
+            let (valid, strong) = validity(of: group, count: m.count)
+            diagnosticGroup?(m.onsets[0], 200 + m.count, valid)
+            if valid { report(group, count: m.count, strong: strong, time: frameTime, pooled: true) }
+        }
+        matches.removeAll(keepingCapacity: true)
+    }
+
     // MARK: - Pooled groups
 
     /// Records a beep-length segment of a plain line in the pool of recent beeps.
@@ -938,7 +786,7 @@ public final class AlarmPatternDetector: SpectralDetector {
 
     /// Assembles a group from the pooled beeps of every line of the source of a line whose own
     /// group was incomplete (`frequency`, first beep at `g0`): its tone's lines (within 3 % + 1 bin,
-    /// beeps split between neighbouring bins and between the two banks) and the other odd
+    /// beeps split between neighbouring bins) and the other odd
     /// harmonics of a 380-720 Hz square-wave fundamental. Overlapping beeps of different lines are
     /// one beep (the most complete plausible one is kept); a run of exactly ``AlarmPattern/pulses``
     /// beeps one period apart, with no beep one period before or after it, is judged and reported
@@ -1011,8 +859,7 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// neither starts a confirmation on its own nor ends other chains: a chain is confirmed only
     /// when it holds at least one strong group.
     private func report(_ tr: AlarmToneTrack, count: Int, strong: Bool, time measured: Double, pooled: Bool = false) {
-        // `measured` lags the newest frame by the smoothing delay; the group is known complete now.
-        let t = min(measured + smoothingDelay, frameTime)
+        let t = min(measured, frameTime)
         let first = tr.groupOnsets[0]
         let last = tr.groupOffsets[count - 1]
         let frequency = tr.groupFrequencySum / Double(count)

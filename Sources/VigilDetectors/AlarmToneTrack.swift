@@ -73,16 +73,6 @@ struct AlarmToneTrack {
     /// Media time until which an idle harmonic-family line is kept (it waits for the next group).
     var keepUntil = 0.0
 
-    // Smoothed lines (see ``AlarmPatternDetector``): the onset is refined once the boxcar's ramp is
-    // complete, the offset is the latest fall through half the beep's mean power.
-    /// Whether the line follows the smoothed spectrum.
-    var smoothed = false
-    /// Power before the onset frame and of the beep's first 32 frames.
-    var rampBefore: Float = 0
-    var rampPowers = SIMD32<Float>()
-    /// Latest fall through half the beep's mean power (-1: none since the power was last above it).
-    var fallTime = -1.0
-
     /// Resets the slot to a new line at `bin`.
     mutating func reset(bin: Int) {
         self = AlarmToneTrack()
