@@ -48,25 +48,30 @@ struct Diagnostics {
         }
         if env["NOIGNORE"] == "1" { options.ignoredInputs = [0] }
         // CONFIGS="dogBark:k:0.5;personTalking:-:0" runs several trainings on one extraction:
-        // label, augmented variants ("-" none, "k", "s", "k,s"), input noise, optionally weight decay.
-        var runs: [(label: String, variants: Swift.Set<String>?, noise: Float?, decay: Float?)] = []
+        // label, augmented variants ("-" none, "k", "s", "k,s"; "*" the shipped recipe), input noise,
+        // optionally weight decay, optionally more ignored input prefixes (comma-separated, e.g. "ctx").
+        var runs: [(label: String, variants: Swift.Set<String>?, noise: Float?, decay: Float?, extra: String?)] = []
         if let configs = env["CONFIGS"] {
             for c in configs.split(separator: ";") {
                 let f = c.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-                let v: Swift.Set<String>? = f.count > 1 ? Swift.Set(f[1].split(separator: ",").map(String.init).filter { $0 != "-" }) : nil
-                runs.append((f[0], v, f.count > 2 ? Float(f[2]) : nil, f.count > 3 ? Float(f[3]) : nil))
+                let v: Swift.Set<String>? =
+                    f.count > 1 && f[1] != "*" ? Swift.Set(f[1].split(separator: ",").map(String.init).filter { $0 != "-" }) : nil
+                runs.append(
+                    (f[0], v, f.count > 2 ? Float(f[2]) : nil, f.count > 3 ? Float(f[3]) : nil, f.count > 4 && !f[4].isEmpty ? f[4] : nil))
             }
         } else {
             let variants = env["VARIANTS"].map { Swift.Set($0.split(separator: ",").map(String.init)) }
-            runs = (env["LABELS"] ?? "dogBark,glassBreak,personTalking").split(separator: ",").map { (String($0), variants, nil, nil) }
+            runs = (env["LABELS"] ?? "dogBark,glassBreak,personTalking").split(separator: ",").map { (String($0), variants, nil, nil, nil) }
         }
         for run in runs {
             let label = run.label
             var options = options
             if let n = run.noise { options.inputNoise = n }
             if let w = run.decay { options.weightDecay = w }
-            print("=== \(label) variants \(run.variants.map { $0.sorted().joined(separator: ",") } ?? "shipped") noise \(options.inputNoise) decay \(options.weightDecay)")
-            if let extra = env["EXTRA"] {
+            print(
+                "=== \(label) variants \(run.variants.map { $0.sorted().joined(separator: ",") } ?? "shipped") noise \(options.inputNoise) decay \(options.weightDecay) extra \(run.extra ?? env["EXTRA"] ?? "-")"
+            )
+            if let extra = run.extra ?? env["EXTRA"] {
                 let all = FeatureSpec.current.componentNames
                 options.ignoredInputs = SoundModelTrainer.ignoredInputs(for: label) + all.indices.filter { i in extra.split(separator: ",").contains { all[i].hasPrefix(String($0)) } }
             }

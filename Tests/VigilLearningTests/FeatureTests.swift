@@ -90,7 +90,7 @@ struct FeatureTests {
             let t = Double(i) / Self.rate
             modulated.samples[i] *= Float(0.5 + 0.5 * sin(2 * Double.pi * 4 * t))
         }
-        let index = spec.dimension - 1
+        let index = spec.componentNames.firstIndex(of: "mod4Hz")!
         let steadyMod = decisionVectors(steady.samples, rate: Self.rate).dropFirst(20).dropLast(20).map { $0[index] }
         let mod = decisionVectors(modulated.samples, rate: Self.rate).dropFirst(20).dropLast(20).map { $0[index] }
         let a = steadyMod.reduce(0, +) / Float(steadyMod.count)
