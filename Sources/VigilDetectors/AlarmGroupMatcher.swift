@@ -5,23 +5,23 @@ import VigilDSP
 /// complete on/off template at once (a matched filter over time), for tones too weak to segment
 /// beep by beep.
 ///
-/// The tone lines of ``AlarmPatternDetector`` decide on/off frame by frame (or over a short
-/// boxcar) and then assemble beeps into groups; a tone only a few dB above its noise bin breaks
+/// The tone lines of ``AlarmPatternDetector`` decide on/off frame by frame and then assemble beeps
+/// into groups; a tone only a few dB above its noise bin breaks
 /// into fragments there. This matcher instead integrates the whole group: for each bin and each
 /// period hypothesis (±tolerance) it compares the bin's mean power over the inner parts of the
 /// group's beeps with its mean over the silences around and between them, the silences where an
 /// extra beep before or after the group would sound included (so longer groups and continuous
 /// beepers do not match). A T3 group integrates about 1.2 s of tone against 2 s of silence
-/// instead of 0.15 s.
+/// instead of one 23 ms frame.
 ///
 /// A bin *matches* when
-/// - the mean on-power exceeds the mean off-power by ``contrast`` (noise of a bin passes this at a
-///   rate of about 1e-9 per test),
-/// - every half beep exceeds the quietest silence by far more than the silences differ among
-///   themselves (no beep missing or much shorter; nothing in a gap, and no beep one period before
-///   or after the group),
+/// - the mean on-power exceeds the mean off-power by ``contrast``,
+/// - every beep (for long beeps every half beep) exceeds the quietest silence by far more than the
+///   silences differ among themselves (no beep missing or much shorter; nothing in a gap, and no
+///   beep one period before or after the group), and for long beeps the half beeps have one level,
 /// - the mean on-power stands out from the same mean of bins ±3...±5 by ``prominence`` (a tone, not
-///   broadband bursts), and it is a local maximum over the neighbouring bins.
+///   broadband bursts), it is a local maximum over the neighbouring bins, and its excess over the
+///   silences is ``tonality`` times the neighbouring bins' (music notes and voices raise those too).
 /// The best-matching alignment of a bin is then refined beep by beep: each onset and offset is the
 /// change point of a two-level step (between the silence and the beep level) in the bin's per-frame
 /// power near the template's edge, so the measured beeps can be judged by the detector's own group
@@ -31,8 +31,9 @@ import VigilDSP
 /// beeps, a fifth for short ones) whose cumulative sums are kept in a ring (rebased every turn, so
 /// they stay as small as the window's content), so every segment mean is two lookups; the
 /// per-frame band is kept in a second ring for the refinement. Every period hypothesis puts the
-/// group's last beep at the same place, so one cheap test (the last beep against the silence after
-/// it) gates each 8 bins before the whole templates are evaluated.
+/// group's last beep at the same place, so one cheap test (the last two beeps against the silences
+/// after them and against the neighbouring bins) gates each 8 bins before the whole templates are
+/// evaluated.
 final class AlarmGroupMatcher {
     /// A matched group: measured beeps, the tone's frequency and its prominence (linear).
     struct Match {
@@ -122,14 +123,20 @@ final class AlarmGroupMatcher {
     /// Media time of the newest block boundary (the end of the newest block) and of the newest frame.
     private var boundaryTime = 0.0
     private var frameTimeNewest = 0.0
+    /// The best alignment of one bin so far (`score` 0: none), and until when (first onset) the
+    /// bin stays quiet after reporting a group.
+    private struct Candidate {
+        var score: Float = 0
+        var firstOnset = 0.0
+        var template = 0
+        var prominence: Float = 0
+        var frequency = 0.0
+        var block = 0
+        var quietUntil = -Double.infinity
+    }
+
     // Per bin: the best candidate alignment so far.
-    private let bestScore: UnsafeMutablePointer<Float>
-    private let bestFirstOnset: UnsafeMutablePointer<Double>
-    private let bestTemplate: UnsafeMutablePointer<Int>
-    private let bestProminence: UnsafeMutablePointer<Float>
-    private let bestFrequency: UnsafeMutablePointer<Double>
-    private let bestBlock: UnsafeMutablePointer<Int>
-    private let quietUntil: UnsafeMutablePointer<Double>
+    private let best: UnsafeMutablePointer<Candidate>
     private var candidates = 0
 
     /// Mean on-power over mean off-power (dB) needed at medium sensitivity: long beeps (T3)
@@ -258,8 +265,7 @@ final class AlarmGroupMatcher {
         let afterGap = shared(3 * n + 2 * (silences - 2), 3 * n + 2 * (silences - 2) + 1)
         gateSegments = [lastBeep.start, lastBeep.end, previousBeep.start, previousBeep.end,
             lastGap.start, lastGap.end, afterGap.start, afterGap.end]
-        let previousBeepFull = previousBeep
-        gateOnScale = 1 / Float((lastBeep.start - lastBeep.end + previousBeepFull.0 - previousBeepFull.1) * blockFrames)
+        gateOnScale = 1 / Float((lastBeep.start - lastBeep.end + previousBeep.start - previousBeep.end) * blockFrames)
         gateOffScale = 1 / Float((lastGap.start - lastGap.end + afterGap.start - afterGap.end) * blockFrames)
         oldestBack = oldest
         gateOnStorage = .allocate(capacity: bandWidth + 16)
@@ -276,20 +282,8 @@ final class AlarmGroupMatcher {
         ringFrames = (oldest + 4) * blockFrames + 4
         frames = .allocate(capacity: ringFrames * bandWidth)
         frames.initialize(repeating: 0, count: ringFrames * bandWidth)
-        bestScore = .allocate(capacity: bandWidth)
-        bestScore.initialize(repeating: 0, count: bandWidth)
-        bestFirstOnset = .allocate(capacity: bandWidth)
-        bestFirstOnset.initialize(repeating: 0, count: bandWidth)
-        bestTemplate = .allocate(capacity: bandWidth)
-        bestTemplate.initialize(repeating: 0, count: bandWidth)
-        bestProminence = .allocate(capacity: bandWidth)
-        bestProminence.initialize(repeating: 0, count: bandWidth)
-        bestFrequency = .allocate(capacity: bandWidth)
-        bestFrequency.initialize(repeating: 0, count: bandWidth)
-        bestBlock = .allocate(capacity: bandWidth)
-        bestBlock.initialize(repeating: 0, count: bandWidth)
-        quietUntil = .allocate(capacity: bandWidth)
-        quietUntil.initialize(repeating: -.infinity, count: bandWidth)
+        best = .allocate(capacity: bandWidth)
+        best.initialize(repeating: Candidate(), count: bandWidth)
     }
 
     deinit {
@@ -303,13 +297,8 @@ final class AlarmGroupMatcher {
         cumulative.deallocate()
         accumulator.deallocate()
         frames.deallocate()
-        bestScore.deallocate()
-        bestFirstOnset.deallocate()
-        bestTemplate.deallocate()
-        bestProminence.deallocate()
-        bestFrequency.deallocate()
-        bestBlock.deallocate()
-        quietUntil.deallocate()
+        best.deinitialize(count: bandWidth)
+        best.deallocate()
     }
 
     @inline(__always) private func load(_ p: UnsafePointer<Float>, _ k: Int) -> SIMD8<Float> {
@@ -389,7 +378,7 @@ final class AlarmGroupMatcher {
     /// Reports the pending candidates (end of the stream).
     func finish(into matches: inout [Match]) {
         guard candidates > 0 else { return }
-        for m in (low - bandStart)...(high - bandStart) where bestScore[m] > 0 { emit(m, into: &matches) }
+        for m in (low - bandStart)...(high - bandStart) where best[m].score > 0 { emit(m, into: &matches) }
     }
 
     /// Mean power of the group's beeps (template `t`) in band bin `m`.
@@ -493,7 +482,7 @@ final class AlarmGroupMatcher {
     /// A bin whose template `t` passed: checks it is a prominent local peak and keeps the best alignment.
     private func consider(_ m: Int, template t: Int, onMean a: Float, offMean o: Float) {
         let firstOnset = boundaryTime - (Double(lastOnsetBack) * blockDuration + Double(pulses - 1) * periods[t])
-        guard firstOnset >= quietUntil[m] else { return }
+        guard firstOnset >= best[m].quietUntil else { return }
         let below = groupOnMean(m - 1, t)
         let above = groupOnMean(m + 1, t)
         guard a >= below && a > above else { return }
@@ -509,19 +498,19 @@ final class AlarmGroupMatcher {
         // wide or gliding, raise them too).
         guard a - o >= tonality * max(neighbours - neighboursOff, 0) / 6 else { return }
         let score = a / o
-        guard score > bestScore[m] else { return }
-        if bestScore[m] == 0 { candidates += 1 }
-        bestScore[m] = score
-        bestFirstOnset[m] = firstOnset
-        bestTemplate[m] = t
-        bestProminence[m] = prominent
+        guard score > best[m].score else { return }
+        if best[m].score == 0 { candidates += 1 }
+        best[m].score = score
+        best[m].firstOnset = firstOnset
+        best[m].template = t
+        best[m].prominence = prominent
         let la = log(Double(max(below, 1e-30)))
         let lb = log(Double(max(a, 1e-30)))
         let lc = log(Double(max(above, 1e-30)))
         let denominator = la - 2 * lb + lc
         let delta = denominator < 0 ? min(max(0.5 * (la - lc) / denominator, -0.5), 0.5) : 0
-        bestFrequency[m] = (Double(m + bandStart) + delta) * binWidth
-        bestBlock[m] = blocksSeen
+        best[m].frequency = (Double(m + bandStart) + delta) * binWidth
+        best[m].block = blocksSeen
     }
 
     /// Reports the candidates that have not improved for a tenth of the period (the strongest of
@@ -530,27 +519,27 @@ final class AlarmGroupMatcher {
         let lo = low - bandStart
         let hi = high - bandStart
         let wait = max(2, Int((0.1 * pattern.period / blockDuration).rounded(.up)))
-        for m in lo...hi where bestScore[m] > 0 && blocksSeen - bestBlock[m] >= wait {
+        for m in lo...hi where best[m].score > 0 && blocksSeen - best[m].block >= wait {
             var strongest = true
-            for j in max(lo, m - 2)...min(hi, m + 2) where j != m && bestScore[j] > bestScore[m] { strongest = false }
+            for j in max(lo, m - 2)...min(hi, m + 2) where j != m && best[j].score > best[m].score { strongest = false }
             if strongest { emit(m, into: &matches) } else { clear(m) }
         }
     }
 
     private func clear(_ m: Int) {
-        bestScore[m] = 0
+        best[m].score = 0
         candidates -= 1
     }
     /// Measures the beeps of bin `m`'s best alignment and appends the match.
     private func emit(_ m: Int, into matches: inout [Match]) {
-        let period = periods[bestTemplate[m]]
-        let d = onDurations[bestTemplate[m]]
-        let u0 = bestFirstOnset[m]
+        let period = periods[best[m].template]
+        let d = onDurations[best[m].template]
+        let u0 = best[m].firstOnset
         var match = Match()
         match.count = pattern.pulses
-        match.frequency = bestFrequency[m]
-        match.prominence = bestProminence[m]
-        match.contrast = bestScore[m]
+        match.frequency = best[m].frequency
+        match.prominence = best[m].prominence
+        match.contrast = best[m].score
         // Levels from the per-frame ring: the bin (with its louder neighbour: a tone between two
         // bins) smoothed over 3 frames.
         let g = period - d
@@ -614,8 +603,8 @@ final class AlarmGroupMatcher {
         let lo = low - bandStart
         let hi = high - bandStart
         for n in max(lo, m - 2)...min(hi, m + 2) {
-            quietUntil[n] = max(quietUntil[n], last)
-            if bestScore[n] > 0 { clear(n) }
+            best[n].quietUntil = max(best[n].quietUntil, last)
+            if best[n].score > 0 { clear(n) }
         }
     }
 
