@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets built by `make fuzz-build` (Fuzz/.build/release), a few at a time.
 #
-#   Fuzz/run-fuzzers.sh [-t SECONDS | -r RUNS] [-j JOBS] [TARGET...]
+#   Fuzz/run-fuzzers.sh [-t SECONDS | -r RUNS] [-j JOBS] [-s SEED] [TARGET...]
 #
 # -t: stop each target after SECONDS (libFuzzer -max_total_time); -r: after RUNS executions
-# (-runs); -j: targets run at the same time (default 1). Default targets: all five.
+# (-runs); -j: targets run at the same time (default 1); -s: libFuzzer's random seed (-seed,
+# default 1, so that CI's smoke run can be repeated; 0 lets libFuzzer pick one from the clock).
+# With a seed other than 0, Swift's per-process hash seed is fixed too (SWIFT_DETERMINISTIC_HASHING),
+# so a -r run from the same committed seeds and working corpus makes the same inputs and ends
+# with the same cov/ft/corpus; with -t, how far it gets depends on the machine's speed.
+# Default targets: all five.
 # Each target fuzzes from its committed seeds (Fuzz/Corpus/TARGET) into a working corpus in
 # .build/fuzz/TARGET/corpus (kept between runs, never committed); its log, and any crash, leak,
 # timeout or out-of-memory input, go to .build/fuzz/TARGET/. Prints one line per target
@@ -12,16 +17,20 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=60 runs="" jobs=1
-while getopts "t:r:j:" option; do
+seconds=60 runs="" jobs=1 seed=1
+while getopts "t:r:j:s:" option; do
   case $option in
     t) seconds=$OPTARG ;;
     r) runs=$OPTARG ;;
     j) jobs=$OPTARG ;;
-    *) echo "usage: $0 [-t SECONDS | -r RUNS] [-j JOBS] [TARGET...]" >&2; exit 2 ;;
+    s) seed=$OPTARG ;;
+    *) echo "usage: $0 [-t SECONDS | -r RUNS] [-j JOBS] [-s SEED] [TARGET...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
+case $seed in
+  '' | *[!0-9]*) echo "$0: -s needs a non-negative integer, got '$seed'" >&2; exit 2 ;;
+esac
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(FuzzDeviceFile FuzzAudioFile FuzzY4M FuzzPNG FuzzControlRequest)
 
@@ -31,12 +40,15 @@ limit=(-max_total_time="$seconds")
 
 # Crashes print quickly without the Swift runtime's interactive backtracer; libFuzzer reports them.
 export SWIFT_BACKTRACE=enable=no
+# Set and Dictionary order depends on a random per-process hash seed, and that order reaches the
+# coverage libFuzzer sees: with a fixed libFuzzer seed, fix it too, or runs still differ.
+[ "$seed" -ne 0 ] && export SWIFT_DETERMINISTIC_HASHING=1
 
 run_one() {
   local target=$1 dir=.build/fuzz/$1
   mkdir -p "$dir/corpus"
   rm -f "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-*
-  "$bin/$target" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  "$bin/$target" "${limit[@]}" -seed="$seed" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$dir/" "$dir/corpus" "Fuzz/Corpus/$target" >"$dir/log" 2>&1
   echo $? >"$dir/status"
 }
@@ -70,5 +82,5 @@ for target in "${targets[@]}"; do
   fi
   printf "%-20s %12s %8s %8s %14s %8s  %s\n" "$target" "${executions:-?}" "${cov:-?}" "${ft:-?}" "${corpus:-?}" "${speed:-?}" "$result"
 done
-echo "wall time: $(( $(date +%s) - start )) s, $jobs at a time, load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "wall time: $(( $(date +%s) - start )) s, $jobs at a time, seed $seed, load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $failed

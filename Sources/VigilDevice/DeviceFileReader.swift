@@ -213,7 +213,9 @@ struct DeviceFileReader {
         let errors = ZoneManagement.limitErrors(
             maxUserDefinedZones: maxUser, maxZones: effectiveMaxZones, twoDCartesianMax: maximum,
             sensitivityMax: sensitivityMax, sensitivity: sensitivity)
-        for error in errors { add(error, under: "") }
+        // Without maxZones in the file, a maxZones error can only follow from an out-of-range
+        // maxUserDefinedZones, which is reported itself: the file is not blamed for a key it lacks.
+        for error in errors where maxZones != nil || error.field != "maxZones" { add(error, under: "") }
         let badFields = Set(errors.map(\.field))
         if badFields.contains("maxUserDefinedZones") { maxUser = defaults.maxUserDefinedZones }
         if badFields.contains("twoDCartesianMax.x") { maximum.x = defaults.twoDCartesianMax.x }

@@ -61,7 +61,9 @@ public struct ZoneManagement: Sendable, Hashable {
         if !(minimumUserDefinedZones...65535).contains(maxUserDefinedZones) {
             errors.append(.outOfRange(maxUserDefinedZones, minimumUserDefinedZones...65535, field: "maxUserDefinedZones"))
         }
-        let userZones = max(maxUserDefinedZones, minimumUserDefinedZones)
+        // The lower bound of maxZones: maxUserDefinedZones, or its nearest valid value when it is out of
+        // range (that has its own error). Clamped to 65535 so that the range below is never empty.
+        let userZones = min(max(maxUserDefinedZones, minimumUserDefinedZones), 65535)
         if !(userZones...65535).contains(maxZones) {
             errors.append(
                 MatterCommandError(
