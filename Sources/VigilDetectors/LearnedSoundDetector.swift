@@ -8,8 +8,9 @@ import VigilLearning
 /// Features come from the shared STFT through one ``SharedFeatureStream`` per stream (computed
 /// once per frame for all learned detectors): floor-relative log-mel bands, spectral flux,
 /// centroid, flatness, harmonicity, band energy shares and syllable-rate (3-6 Hz) modulation,
-/// pooled over centred windows (0.2 s and 0.75 s) every 4 frames. A one-hidden-layer network
-/// gives a probability per decision; ``EventTracker`` smooths it (3-decision median,
+/// pooled over centred windows (0.2 s and 0.75 s) every 4 frames, and the activity-weighted
+/// spectral shape. The model's classifier (gradient-boosted trees, or a one-hidden-layer
+/// perceptron) gives a probability per decision; ``EventTracker`` smooths it (3-decision median,
 /// hysteresis, gap bridging) into events. Glass break also needs the two-stage impact-then-
 /// shatter evidence (``ImpactShatterGate``); the shatter band (above 4.5 kHz) is read at the
 /// stream's native rate, so at 32 kHz and above the full band is used, and below it the
@@ -33,7 +34,10 @@ public final class LearnedSoundDetector: SpectralDetector {
     public var threshold: Double { tracker.startThreshold }
     private let tracker: EventTracker
     private var stream: SharedFeatureStream?
-    private var scratch: [Float]
+    // The same stream, read without retaining it per frame: the table of shared streams holds it
+    // weakly, so each retain and release of it goes through the slow side-table path (about 9 % of
+    // all six detectors' time). `stream` keeps it alive.
+    private var streamReference: Unmanaged<SharedFeatureStream>?
     private var events: [TrackedEvent] = []
 
     /// A detector for `trigger` with `model` (whose label must be the trigger's name).
@@ -45,7 +49,6 @@ public final class LearnedSoundDetector: SpectralDetector {
         tracker = EventTracker(
             parameters: model.decision, sensitivity: sensitivity,
             decisionPeriod: hop * Double(FeatureSpec.current.decisionStride), hop: hop)
-        scratch = [Float](repeating: 0, count: model.network.inputs)
     }
 
     /// The shipped (embedded) model for `trigger`, parsed once; nil if none is embedded.
@@ -67,12 +70,17 @@ public final class LearnedSoundDetector: SpectralDetector {
     }
 
     public func process(_ frame: SpectralFrame, into detections: inout [Detection]) {
-        let stream = self.stream ?? SharedFeatureStream.stream(for: frame)
-        self.stream = stream
-        let decisions = stream.advance(frame)
-        tracker.observeFrame(
-            time: frame.centerTime, columns: stream.extractor.newestColumns, melBands: FeatureSpec.current.melBands)
-        for d in decisions { decide(d.centerTime, d.availableTime, d.vector) }
+        if streamReference == nil {
+            let stream = SharedFeatureStream.stream(for: frame)
+            self.stream = stream
+            streamReference = Unmanaged.passUnretained(stream)
+        }
+        streamReference!._withUnsafeGuaranteedRef { stream in
+            let decisions = stream.advance(frame)
+            tracker.observeFrame(
+                time: frame.centerTime, columns: stream.extractor.newestColumns, melBands: FeatureSpec.current.melBands)
+            for d in decisions { decide(d.centerTime, d.availableTime, d.vector) }
+        }
         flush(into: &detections)
     }
 
@@ -85,9 +93,7 @@ public final class LearnedSoundDetector: SpectralDetector {
     }
 
     private func decide(_ center: Double, _ available: Double, _ vector: [Float]) {
-        let logit = vector.withUnsafeBufferPointer { v in
-            scratch.withUnsafeMutableBufferPointer { model.network.logit(v, scratch: $0) }
-        }
+        let logit = vector.withUnsafeBufferPointer { model.classifier.logit($0) }
         tracker.decide(centerTime: center, availableTime: available, probability: Double(1 / (1 + expf(-logit))), into: &events)
     }
 

@@ -29,6 +29,12 @@ public enum DevelopmentSet {
         public var localPath: String
         public var license: String
         public var repository: String
+        /// Where the source clip was cut (seconds into the source), when the file says.
+        public var sourceStart: Double? = nil
+        /// Where the cut ended (seconds into the source), when the file says.
+        public var sourceEnd: Double? = nil
+        /// Where the clip was placed in the development file (seconds), when the file says.
+        public var outputStart: Double? = nil
     }
 
     /// Rows of PROVENANCE.tsv (header skipped).
@@ -41,13 +47,18 @@ public enum DevelopmentSet {
         else { return [] }
         let li = col("license")
         let repo = col("source_repo")
+        let ss = col("src_start_s")
+        let se = col("src_end_s")
+        let os = col("out_start_s")
         lines.removeFirst()
         return lines.compactMap { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count > max(fi, ri, ci, pi) else { return nil }
+            func field(_ i: Int?) -> String? { i.flatMap { $0 < f.count ? f[$0] : nil } }
             return SourceRow(
-                file: f[fi], role: f[ri], sourceClass: f[ci], localPath: f[pi],
-                license: li.flatMap { $0 < f.count ? f[$0] : nil } ?? "", repository: repo.flatMap { $0 < f.count ? f[$0] : nil } ?? "")
+                file: f[fi], role: f[ri], sourceClass: f[ci], localPath: f[pi], license: field(li) ?? "",
+                repository: field(repo) ?? "", sourceStart: field(ss).flatMap(Double.init),
+                sourceEnd: field(se).flatMap(Double.init), outputStart: field(os).flatMap(Double.init))
         }
     }
 
@@ -155,10 +166,23 @@ public enum DevelopmentSet {
         return validation.intersection(files.isEmpty ? Set(parent.keys) : Set(files))
     }
 
-    /// Files whose material has voices in the background (children playing, room ambience,
-    /// street music): not counted against personTalking and not used as its negatives.
-    public static func voiceBackgroundFiles(provenance: [SourceRow]) -> Set<String> {
-        let classes: Set<String> = ["negative_children_playing", "negative_background_room", "negative_street_music"]
-        return Set(provenance.filter { classes.contains($0.sourceClass) }.map(\.file))
+    /// Source classes whose material has voices in it that are not annotated as personTalking.
+    public static let voiceSourceClasses: Set<String> = [
+        "negative_children_playing", "negative_background_room", "negative_street_music",
+    ]
+
+    /// Where the development files hold voice-background material (``voiceSourceClasses``): each
+    /// such source clip's place in its file, from `out_start_s` and the cut's length
+    /// (`src_end_s - src_start_s`); the whole file when PROVENANCE.tsv does not say.
+    public static func voiceBackground(provenance: [SourceRow]) -> VoiceBackground {
+        var regions: [String: [ClosedRange<Double>]] = [:]
+        for r in provenance where voiceSourceClasses.contains(r.sourceClass) {
+            if let start = r.outputStart, let a = r.sourceStart, let b = r.sourceEnd, b > a {
+                regions[r.file, default: []].append(start...(start + b - a))
+            } else {
+                regions[r.file, default: []].append(0...Double.greatestFiniteMagnitude)
+            }
+        }
+        return VoiceBackground(regions: regions)
     }
 }

@@ -13,13 +13,17 @@ public struct FeatureSpec: Sendable, Hashable {
     /// Name of the feature set.
     public var name: String = "vigil-sound-features"
     /// Version of the feature set (bump on any change of the computation).
-    public var version: Int = 2
+    public var version: Int = 3
     /// Mel bands.
     public var melBands: Int = 32
     /// Lowest band edge (Hz).
     public var minFrequency: Double = 50
     /// Highest band edge (Hz); bands above Nyquist stay empty.
     public var maxFrequency: Double = 16_000
+    /// Spectral-shape bands reach up to this frequency (their centres; and below 95 % of Nyquist):
+    /// the shape is each band's log energy minus the mean over these bands, so it does not depend
+    /// on the sample rate as long as the rate reaches this frequency.
+    public var shapeMaxFrequency: Double = 8_000
     /// Long pooling window (seconds, centred on the decision frame).
     public var longWindowSeconds: Double = 0.75
     /// Short pooling window (seconds, centred).
@@ -37,8 +41,9 @@ public struct FeatureSpec: Sendable, Hashable {
 
     /// Values per frame in the pooled statistics (rel bands + 9 scalars).
     public var frameValues: Int { melBands + 9 }
-    /// Length of a decision vector: long mean, long std, short mean, 6 maxima, 1 modulation.
-    public var dimension: Int { frameValues * 3 + 6 + 1 }
+    /// Length of a decision vector: long mean, long std, short mean, 6 maxima, 1 modulation, and
+    /// the activity-weighted long mean of the spectral shape (one value per band).
+    public var dimension: Int { frameValues * 3 + 6 + 1 + melBands }
 
     /// Creates the current spec.
     public init() {}
@@ -49,7 +54,8 @@ public struct FeatureSpec: Sendable, Hashable {
             JSONObject([
                 ("name", .string(name)), ("version", .number(Double(version))),
                 ("melBands", .number(Double(melBands))), ("minFrequency", .number(minFrequency)),
-                ("maxFrequency", .number(maxFrequency)), ("longWindowSeconds", .number(longWindowSeconds)),
+                ("maxFrequency", .number(maxFrequency)), ("shapeMaxFrequency", .number(shapeMaxFrequency)),
+                ("longWindowSeconds", .number(longWindowSeconds)),
                 ("shortWindowSeconds", .number(shortWindowSeconds)),
                 ("modulationWindowSeconds", .number(modulationWindowSeconds)),
                 ("decisionStride", .number(Double(decisionStride))),
@@ -65,6 +71,7 @@ public struct FeatureSpec: Sendable, Hashable {
         ]
         return frame.map { "mean." + $0 } + frame.map { "std." + $0 } + frame.map { "short." + $0 }
             + ["max.level", "max.flux", "max.lowFlux", "max.harmonicity", "max.hfRatio", "max.meanRel", "mod4Hz"]
+            + (0..<melBands).map { "shape\($0)" }
     }
 }
 
@@ -85,8 +92,13 @@ public struct FeatureWindow {
 /// every ``FeatureSpec/decisionStride`` frames (latency: half the modulation window).
 ///
 /// Per-frame columns: floor-relative log mel bands, level, flux, low-band flux (< 1 kHz),
-/// centroid, flatness, harmonicity, fraction above 4.5 kHz, below 500 Hz, in 300-3400 Hz; plus
-/// two auxiliary columns (mean relative band level, speech-band log energy).
+/// centroid, flatness, harmonicity, fraction above 4.5 kHz, below 500 Hz, in 300-3400 Hz; three
+/// auxiliary columns (mean relative band level, speech-band log energy, largest relative band
+/// level); and the frame's spectral shape (each band's log energy minus the mean over the bands
+/// below ``FeatureSpec/shapeMaxFrequency``; 0 for the bands above), which the decision vector
+/// pools as a mean weighted by the frame's activity (its mean relative band level above the
+/// background, + 0.001): the spectral envelope of the sound itself, independent of its level and
+/// little affected by the quiet frames around it.
 public final class SoundFeatureExtractor {
     /// The feature definition.
     public let spec: FeatureSpec
@@ -110,6 +122,7 @@ public final class SoundFeatureExtractor {
     private let modCos: [[Float]]
     private let modSin: [[Float]]
     private let lowFluxBands: Int
+    private let shapeBands: Int
     private var smooth1: [Float]
     private var smooth2: [Float]
     private var blockMin: [Float]  // blocks x bands, ring
@@ -121,8 +134,9 @@ public final class SoundFeatureExtractor {
     /// Index of the newest frame processed (-1 before the first).
     public private(set) var newestIndex = -1
     private var nextCenter = 0
-    /// The newest frame's column values (``FeatureSpec/frameValues`` + 3 values: the pooled
-    /// columns, then mean relative band level, speech-band log energy, largest relative band level).
+    /// The newest frame's column values (``FeatureSpec/frameValues`` + 3 + ``FeatureSpec/melBands``
+    /// values: the pooled columns, then mean relative band level, speech-band log energy, largest
+    /// relative band level, then the spectral shape).
     public var newestColumns: ArraySlice<Float> {
         let r = (newestIndex & (capacity - 1)) * columns
         return ring[r..<(r + columns)]
@@ -136,7 +150,9 @@ public final class SoundFeatureExtractor {
         self.configuration = configuration
         measurements = FrameMeasurements(configuration: configuration, spec: spec)
         hop = configuration.hopDuration
-        columns = spec.frameValues + 3
+        columns = spec.frameValues + 3 + spec.melBands
+        let nyquist = configuration.sampleRate / 2
+        shapeBands = max(1, measurements.bank.centers.filter { $0 < min(spec.shapeMaxFrequency, 0.95 * nyquist) }.count)
         longHalf = max(1, Int((spec.longWindowSeconds / 2 / hop).rounded()))
         shortHalf = max(1, Int((spec.shortWindowSeconds / 2 / hop).rounded()))
         modHalf = max(longHalf, Int((spec.modulationWindowSeconds / 2 / hop).rounded()))
@@ -144,7 +160,7 @@ public final class SoundFeatureExtractor {
         var cap = 1
         while cap < 2 * modHalf + 2 { cap *= 2 }
         capacity = cap
-        ring = [Float](repeating: 0, count: cap * (spec.frameValues + 3))
+        ring = [Float](repeating: 0, count: cap * columns)
         floor = [Float](repeating: 0, count: spec.melBands)
         previous = [Float](repeating: 0, count: spec.melBands)
         output = [Float](repeating: 0, count: spec.dimension)
@@ -266,6 +282,12 @@ public final class SoundFeatureExtractor {
                                         r[o + 9] = relSum / Float(nBands)  // aux: mean relative level
                                         r[o + 10] = m[nBands + 7]  // aux: speech-band log energy
                                         r[o + 11] = relMax  // aux: largest relative band level
+                                        // Spectral shape: log band energy minus the mean over the shape bands.
+                                        let sh = o + 12
+                                        var shapeMean: Float = 0
+                                        for b in 0..<shapeBands { shapeMean += m[b] }
+                                        shapeMean /= Float(shapeBands)
+                                        for b in 0..<nBands { r[sh + b] = b < shapeBands ? m[b] - shapeMean : 0 }
                                     }
                                 }
                             }
@@ -290,15 +312,39 @@ public final class SoundFeatureExtractor {
             out.update(repeating: 0)
             ring.withUnsafeBufferPointer { r in
                 for i in 0..<6 { out[3 * fv + i] = -Float.greatestFiniteMagnitude }
+                let rp = r.baseAddress!
+                let op = out.baseAddress!
+                @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+                    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+                }
+                @inline(__always) func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+                    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+                }
+                // Sums, sums of squares and short-window sums, eight columns at a time (each lane adds
+                // its frames in the same order as one column at a time would).
+                var j = 0
+                while j + 8 <= fv {
+                    var sum = SIMD8<Float>(repeating: 0)
+                    var squares = SIMD8<Float>(repeating: 0)
+                    var short = SIMD8<Float>(repeating: 0)
+                    for t in lo...hi {
+                        let x = load(rp + (t & mask) * cols + j)
+                        sum += x
+                        squares += x * x
+                        if t >= slo && t <= shi { short += x }
+                    }
+                    store(sum, op + j)
+                    store(squares, op + fv + j)
+                    store(short, op + 2 * fv + j)
+                    j += 8
+                }
                 for t in lo...hi {
                     let row = (t & mask) * cols
-                    for j in 0..<fv {
-                        let x = r[row + j]
-                        out[j] += x
-                        out[fv + j] += x * x
-                    }
-                    if t >= slo && t <= shi {
-                        for j in 0..<fv { out[2 * fv + j] += r[row + j] }
+                    for k in j..<fv {
+                        let x = r[row + k]
+                        out[k] += x
+                        out[fv + k] += x * x
+                        if t >= slo && t <= shi { out[2 * fv + k] += x }
                     }
                     let m = 3 * fv
                     out[m] = max(out[m], r[row + maxColumns.0])
@@ -307,6 +353,29 @@ public final class SoundFeatureExtractor {
                     out[m + 3] = max(out[m + 3], r[row + maxColumns.3])
                     out[m + 4] = max(out[m + 4], r[row + maxColumns.4])
                     out[m + 5] = max(out[m + 5], r[row + maxColumns.5])
+                }
+                // Activity-weighted mean of the spectral shape over the long window.
+                let sh = fv + 3
+                let shapeOut = 3 * fv + 7
+                var weightSum: Float = 0
+                for t in lo...hi { weightSum += max(0, r[(t & mask) * cols + nb + 9]) + 0.001 }
+                var b = 0
+                while b + 8 <= nb {
+                    var acc = SIMD8<Float>(repeating: 0)
+                    for t in lo...hi {
+                        let row = (t & mask) * cols
+                        acc += (max(0, rp[row + nb + 9]) + 0.001) * load(rp + row + sh + b)
+                    }
+                    store(acc / weightSum, op + shapeOut + b)
+                    b += 8
+                }
+                for k in b..<nb {
+                    var acc: Float = 0
+                    for t in lo...hi {
+                        let row = (t & mask) * cols
+                        acc += (max(0, r[row + nb + 9]) + 0.001) * r[row + sh + k]
+                    }
+                    out[shapeOut + k] = acc / weightSum
                 }
                 let n = Float(hi - lo + 1)
                 let ns = Float(shi - slo + 1)

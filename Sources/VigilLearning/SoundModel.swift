@@ -15,25 +15,26 @@ public struct SoundModelError: Error, Sendable, Hashable, CustomStringConvertibl
 public struct SoundModel: Sendable, Hashable {
     /// The `format` field of every model file.
     public static let format = "vigil-sound-model"
-    /// The supported `version`.
-    public static let formatVersion = 1
+    /// The supported `version` (2: gradient-boosted trees as `classifier`; version 1 files held a
+    /// perceptron as `network` and were made for features v2).
+    public static let formatVersion = 2
 
     /// Trigger name (`dogBark`, `glassBreak`, `personTalking`).
     public var label: String
     /// Model version (bumped when retrained with other data or settings).
     public var modelVersion: Int
     /// The classifier.
-    public var network: TinyNetwork
+    public var classifier: GradientBoostedTrees
     /// Decision parameters (sensitivity 5 = ``DecisionParameters/threshold``).
     public var decision: DecisionParameters
     /// Training metadata (seed, data hash, data date, split, counts, validation metrics), kept as JSON.
     public var training: JSONValue
 
     /// Creates a model.
-    public init(label: String, modelVersion: Int, network: TinyNetwork, decision: DecisionParameters, training: JSONValue) {
+    public init(label: String, modelVersion: Int, classifier: GradientBoostedTrees, decision: DecisionParameters, training: JSONValue) {
         self.label = label
         self.modelVersion = modelVersion
-        self.network = network
+        self.classifier = classifier
         self.decision = decision
         self.training = training
     }
@@ -76,19 +77,26 @@ public struct SoundModel: Sendable, Hashable {
                 ("format", .string(Self.format)), ("version", .number(Double(Self.formatVersion))),
                 ("label", .string(label)), ("modelVersion", .number(Double(modelVersion))),
                 ("featureSpec", FeatureSpec.current.json),
-                ("normalization", .object(JSONObject([("mean", Self.floats(network.mean)), ("scale", Self.floats(network.scale))]))),
-                (
-                    "network",
-                    .object(
-                        JSONObject([
-                            ("kind", .string("mlp-tanh-sigmoid")), ("inputs", .number(Double(network.inputs))),
-                            ("hidden", .number(Double(network.hidden))), ("w1", Self.floats(network.w1)),
-                            ("b1", Self.floats(network.b1)), ("w2", Self.floats(network.w2)),
-                            ("b2", .number(Double(network.b2.description) ?? 0)),
-                        ]))
-                ),
+                ("classifier", classifierJSON),
                 ("decision", .object(JSONObject(d))),
                 ("training", training),
+            ]))
+    }
+
+    static func ints(_ a: [Int32]) -> JSONValue { .array(a.map { .number(Double($0)) }) }
+
+    /// The kind of classifier written in model files.
+    public static let classifierKind = "gbdt"
+
+    /// The classifier's JSON value: `kind` and its parameters.
+    var classifierJSON: JSONValue {
+        let t = classifier
+        return .object(
+            JSONObject([
+                ("kind", .string(Self.classifierKind)), ("inputs", .number(Double(t.inputs))),
+                ("baseLogit", .number(Double(t.baseLogit.description) ?? 0)), ("roots", Self.ints(t.roots)),
+                ("feature", Self.ints(t.nodes.map(\.feature))), ("left", Self.ints(t.nodes.map(\.left))),
+                ("value", Self.floats(t.nodes.map(\.value))),
             ]))
     }
 
@@ -127,20 +135,37 @@ public struct SoundModel: Sendable, Hashable {
             guard f.count == count else { throw SoundModelError("\(name) has \(f.count) values, expected \(count)") }
             return f
         }
-        guard let net = json["network"], net["kind"]?.stringValue == "mlp-tanh-sigmoid",
-            let inputs = net["inputs"]?.intValue, let hidden = net["hidden"]?.intValue, hidden > 0,
-            let b2 = net["b2"]?.doubleValue
-        else { throw SoundModelError("missing or unknown network") }
-        guard inputs == FeatureSpec.current.dimension else {
-            throw SoundModelError("network has \(inputs) inputs, features have \(FeatureSpec.current.dimension)")
+        func ints(_ v: JSONValue?, _ name: String, count: Int) throws -> [Int32] {
+            guard let a = v?.arrayValue else { throw SoundModelError("missing \(name)") }
+            guard a.count == count else { throw SoundModelError("\(name) has \(a.count) values, expected \(count)") }
+            return try a.map { e -> Int32 in
+                guard let d = e.doubleValue, d == d.rounded(), abs(d) < 2_147_483_648 else {
+                    throw SoundModelError("\(name) holds a value that is not a 32-bit integer")
+                }
+                return Int32(d)
+            }
         }
-        let norm = json["normalization"]
-        network = TinyNetwork(
-            inputs: inputs, hidden: hidden, mean: try floats(norm?["mean"], "normalization.mean", count: inputs),
-            scale: try floats(norm?["scale"], "normalization.scale", count: inputs),
-            w1: try floats(net["w1"], "network.w1", count: inputs * hidden),
-            b1: try floats(net["b1"], "network.b1", count: hidden), w2: try floats(net["w2"], "network.w2", count: hidden),
-            b2: Float(b2))
+        guard let c = json["classifier"], let kindName = c["kind"]?.stringValue else {
+            throw SoundModelError("missing classifier")
+        }
+        guard kindName == Self.classifierKind else {
+            throw SoundModelError("unknown classifier kind \"\(kindName)\" (expected \"\(Self.classifierKind)\")")
+        }
+        guard let inputs = c["inputs"]?.intValue, inputs == FeatureSpec.current.dimension else {
+            throw SoundModelError(
+                "classifier has \(c["inputs"]?.description ?? "no") inputs, features have \(FeatureSpec.current.dimension)")
+        }
+        guard let base = c["baseLogit"]?.doubleValue, let count = c["feature"]?.arrayValue?.count,
+            let rootCount = c["roots"]?.arrayValue?.count
+        else { throw SoundModelError("classifier: missing baseLogit, roots or feature") }
+        let feature = try ints(c["feature"], "classifier.feature", count: count)
+        let left = try ints(c["left"], "classifier.left", count: count)
+        let value = try floats(c["value"], "classifier.value", count: count)
+        let trees = GradientBoostedTrees(
+            inputs: inputs, baseLogit: Float(base), roots: try ints(c["roots"], "classifier.roots", count: rootCount),
+            nodes: (0..<count).map { .init(feature: feature[$0], left: left[$0], value: value[$0]) })
+        if let problem = trees.validationProblem { throw SoundModelError("classifier: \(problem)") }
+        classifier = trees
         guard let d = json["decision"], let threshold = d["threshold"]?.doubleValue,
             let gap = d["mergeGapSeconds"]?.doubleValue
         else { throw SoundModelError("missing decision parameters") }

@@ -52,14 +52,18 @@ public enum SoundModelCard {
         s += "over 100-1000 Hz pitch lags), energy shares above 4.5 kHz, below 500 Hz and in 300-3400 Hz. Pooled every "
         s += "\(spec.decisionStride) frames over centred windows: mean and standard deviation over \(spec.longWindowSeconds) s, "
         s += "mean over \(spec.shortWindowSeconds) s, maxima of level, flux, low flux, harmonicity, HF share and mean "
-        s += "relative level, and the share of the speech-band energy's variance at 3-6 Hz over \(spec.modulationWindowSeconds) s.\n\n"
-        s += "Classifier: \(model.network.inputs)-\(model.network.hidden)-1 perceptron (rational tanh, sigmoid): "
-        s += "\(model.training["ensembleMembers"]?.description ?? "1") networks of \(model.training["hidden"]?.description ?? "?") hidden units "
-        s += "(seeds \(model.training["seed"]?.description ?? "?") and following) merged by averaging their logits; z-scored inputs "
-        s += "(inputs with scale 0 are ignored: absolute level\(model.label == "glassBreak" ? "" : ", bands above 8 kHz, HF share and centroid")); "
-        s += "Adam, class balancing, weight decay \(model.training["weightDecay"]?.description ?? "?"), \(model.training["epochs"]?.description ?? "?") epochs"
-        if let noise = model.training["inputNoise"]?.description { s += ", Gaussian noise of standard deviation \(noise) added to the z-scored inputs during training" }
-        s += ". "
+        s += "relative level, the share of the speech-band energy's variance at 3-6 Hz over \(spec.modulationWindowSeconds) s, "
+        s += "and the spectral shape (each band's log energy minus the mean over the bands below \(Int(spec.shapeMaxFrequency)) Hz) "
+        s += "averaged over \(spec.longWindowSeconds) s with each frame weighted by its mean level above the background.\n\n"
+        let ignoredNote = "absolute level\(model.label == "glassBreak" ? "" : ", bands above 8 kHz, HF share and centroid")"
+        let t = model.classifier
+        let leaves = t.nodes.filter { $0.feature < 0 }.count
+        s += "Classifier: gradient-boosted trees, \(t.treeCount) trees with \(leaves) leaves in all, logistic loss "
+        s += "(\(t.inputs) inputs; never split on: \(ignoredNote)); histogram method (inputs cut at up to "
+        s += "\(model.training["maxBins"]?.description ?? "?") quantile bins), trees grown best-first to "
+        s += "\(model.training["maxLeaves"]?.description ?? "?") leaves with at least "
+        s += "\(model.training["minSamplesPerLeaf"]?.description ?? "?") training decisions each, learning rate "
+        s += "\(model.training["learningRate"]?.description ?? "?"), L2 \(model.training["l2"]?.description ?? "?"). "
         if let copies = model.training["augmentedCopies"]?.intValue, copies > 0 {
             s += "Training also used \(copies) augmented copies of the training files (gain -15..+5 dB, a training negative mixed in 0-20 dB below). "
         }

@@ -247,17 +247,22 @@ public enum SoundModelTrainer {
         return rec
     }
 
-    /// Runs `network` and a tracker over precomputed features (the same order of operations as
-    /// the streaming detector). `probabilities` may pass cached network outputs.
+    /// Runs `model` over precomputed features as the streaming detector would.
+    public static func simulate(_ rec: RecordingFeatures, model: SoundModel, sensitivity: Sensitivity = .medium) -> [TrackedEvent] {
+        simulate(rec, classifier: model.classifier, decision: model.decision, sensitivity: sensitivity)
+    }
+
+    /// Runs `classifier` and a tracker over precomputed features (the same order of operations as
+    /// the streaming detector). `probabilities` may pass cached classifier outputs.
     public static func simulate(
-        _ rec: RecordingFeatures, network: TinyNetwork, decision: DecisionParameters, sensitivity: Sensitivity = .medium,
+        _ rec: RecordingFeatures, classifier: GradientBoostedTrees, decision: DecisionParameters, sensitivity: Sensitivity = .medium,
         probabilities: [Float]? = nil
     ) -> [TrackedEvent] {
         let spec = FeatureSpec.current
         let hop = STFTConfiguration.standard(sampleRate: rec.sampleRate).hopDuration
         let tracker = EventTracker(
             parameters: decision, sensitivity: sensitivity, decisionPeriod: hop * Double(spec.decisionStride), hop: hop)
-        let probs = probabilities ?? self.probabilities(rec, network: network)
+        let probs = probabilities ?? self.probabilities(rec, classifier: classifier)
         var events: [TrackedEvent] = []
         var f = 0
         for i in 0..<rec.centerTimes.count {
@@ -284,52 +289,55 @@ public enum SoundModelTrainer {
             meanRelative: g[g.startIndex + 3], maxRelative: g[g.startIndex + 4])
     }
 
-    /// Network probabilities for every decision of `rec`.
-    public static func probabilities(_ rec: RecordingFeatures, network: TinyNetwork) -> [Float] {
-        let d = network.inputs
-        var scratch = [Float](repeating: 0, count: d)
+    /// `model`'s probabilities for every decision of `rec`.
+    public static func probabilities(_ rec: RecordingFeatures, model: SoundModel) -> [Float] {
+        probabilities(rec, classifier: model.classifier)
+    }
+
+    /// Classifier probabilities for every decision of `rec`.
+    public static func probabilities(_ rec: RecordingFeatures, classifier: GradientBoostedTrees) -> [Float] {
+        let d = classifier.inputs
         var out: [Float] = []
         out.reserveCapacity(rec.centerTimes.count)
         rec.matrix.withUnsafeBufferPointer { m in
-            scratch.withUnsafeMutableBufferPointer { s in
-                for i in 0..<rec.centerTimes.count {
-                    let row = UnsafeBufferPointer(rebasing: m[(i * d)..<((i + 1) * d)])
-                    out.append(1 / (1 + expf(-network.logit(row, scratch: s))))
-                }
+            for i in 0..<rec.centerTimes.count {
+                let row = UnsafeBufferPointer(rebasing: m[(i * d)..<((i + 1) * d)])
+                out.append(1 / (1 + expf(-classifier.logit(row))))
             }
         }
         return out
     }
 
     /// Scores events of `label` found on `recordings` against `annotations`; false alarms are
-    /// counted on files with no annotation at all, except `excludedNegatives`.
+    /// counted on files with no annotation at all. A detection that starts inside `ignoring` (voice
+    /// background, for personTalking) and overlaps no reference event of `label` is left out: it is
+    /// neither a false positive nor a false alarm, and those regions do not count as negative hours.
     public static func score(
         label: String, found: [String: [TrackedEvent]], recordings: [RecordingFeatures], annotations: [LabelEvent],
-        excludedNegatives: Set<String>
+        ignoring: VoiceBackground = .none
     ) -> ValidationFigures {
-        // Event-free files in `excludedNegatives` are left out entirely (voices in the background
-        // do not count against personTalking).
         let annotated = Set(annotations.map(\.file))
-        let recordings = recordings.filter { annotated.contains($0.name) || !excludedNegatives.contains($0.name) }
         let names = Set(recordings.map(\.name))
         let reference = annotations.filter { $0.label == label && names.contains($0.file) }
+        let referenceByFile = Dictionary(grouping: reference, by: \.file)
         var estimated: [LabelEvent] = []
-        for rec in recordings {
-            for e in found[rec.name] ?? [] { estimated.append(LabelEvent(file: rec.name, onset: e.onset, offset: e.offset, label: label)) }
-        }
         var fa = 0
         var hours = 0.0
         for rec in recordings {
-            if !annotated.contains(rec.name) && !excludedNegatives.contains(rec.name) {
-                hours += rec.duration / 3600
-                fa += found[rec.name]?.count ?? 0
+            let refs = referenceByFile[rec.name] ?? []
+            let kept = (found[rec.name] ?? []).filter { e in
+                !ignoring.contains(file: rec.name, time: e.onset) || refs.contains { $0.onset < e.offset && e.onset < $0.offset }
+            }
+            for e in kept { estimated.append(LabelEvent(file: rec.name, onset: e.onset, offset: e.offset, label: label)) }
+            if !annotated.contains(rec.name) {
+                hours += (rec.duration - ignoring.coveredSeconds(file: rec.name, duration: rec.duration)) / 3600
+                fa += kept.count
             }
         }
         // VigilScoring, file by file (sed_eval): DCASE 2017 event-based settings and 1 s segments
         // over each file's whole duration.
         var events = EventBasedMetrics.dcase2017(labels: [label])
         var segments = SegmentBasedMetrics(labels: [label], timeResolution: 1)
-        let referenceByFile = Dictionary(grouping: reference, by: \.file)
         let estimatedByFile = Dictionary(grouping: estimated, by: \.file)
         for rec in recordings {
             let r = referenceByFile[rec.name] ?? []
@@ -351,17 +359,19 @@ public enum SoundModelTrainer {
     ///   - recordings: features of every development recording (``extractFeatures(name:samples:sampleRate:)``), in a fixed order.
     ///   - annotations: all events (every label).
     ///   - validation: validation file names (``DevelopmentSet/validationFiles(provenance:files:validationPercent:salt:)``).
-    ///   - voiceBackground: files with voices in the background (personTalking ignores them as negatives).
+    ///   - voiceBackground: where recordings hold unannotated voices (personTalking neither trains on them as
+    ///     negatives nor is scored there; ``DevelopmentSet/voiceBackground(provenance:)``).
     ///   - seed: the training seed.
     ///   - metadata: extra members for the model's `training` object (data hash, data date, sources...).
     public static func train(
         label: String, recordings: [RecordingFeatures], annotations: [LabelEvent], validation: Set<String>,
-        voiceBackground: Set<String>, seed: UInt64, options: TrainingOptions = TrainingOptions(),
+        voiceBackground: VoiceBackground, seed: UInt64, options: TrainingOptions = TrainingOptions(),
         metadata: [(String, JSONValue)] = [], verbose: Bool = false
     ) -> (model: SoundModel, figures: ValidationFigures) {
         let d = FeatureSpec.current.dimension
         let setup = defaults(for: label)
-        let excluded: Set<String> = label == "personTalking" ? voiceBackground : []
+        // Voices in the background are neither taught nor scored as "not personTalking".
+        let ignored: VoiceBackground = label == "personTalking" ? voiceBackground : .none
         var features: [Float] = []
         var targets: [Float] = []
         var weights: [Float] = []
@@ -373,7 +383,6 @@ public enum SoundModelTrainer {
         func base(_ name: String) -> String { name.split(separator: "#").first.map(String.init) ?? name }
         for rec in recordings where !validation.contains(base(rec.name)) {
             let events = byFile[base(rec.name)] ?? []
-            let skipNegatives = excluded.contains(base(rec.name))
             features.append(contentsOf: rec.matrix)
             var f = 0
             for t in rec.centerTimes {
@@ -389,19 +398,21 @@ public enum SoundModelTrainer {
                 for g in max(0, f - 3)...min(rec.frameTimes.count - 1, f + 3) { activity = max(activity, rec.gateValues[5 * g + 3]) }
                 let inactivePositive = positive && activity < options.positiveActivity
                 targets.append(positive ? 1 : 0)
-                weights.append((positive || !skipNegatives) && !nearBoundary && !inactivePositive ? 1 : 0)
+                let ignoredNegative = !positive && ignored.contains(file: base(rec.name), time: t)
+                weights.append(!ignoredNegative && !nearBoundary && !inactivePositive ? 1 : 0)
                 if positive { positives += 1 }
             }
         }
-        let network = TinyNetworkTrainer.trainEnsemble(
-            features: features, dimension: d, targets: targets, weights: weights, seed: seed, options: options)
+        let classifier = GradientBoostedTreesTrainer.train(
+            features: features, dimension: d, targets: targets, weights: weights, ignoredInputs: options.ignoredInputs,
+            options: options.trees)
 
         // Threshold at sensitivity 5: best validation F1 (event F1, or segment F1 for
         // personTalking) with more than 1 false alarm per hour on negatives penalised; the
         // middle of the near-best plateau.
         let valRecs = recordings.filter { validation.contains($0.name) }
         let trainingFileCount = recordings.filter { !validation.contains(base($0.name)) && !$0.name.contains("#") }.count
-        let cached = valRecs.map { probabilities($0, network: network) }
+        let cached = valRecs.map { probabilities($0, classifier: classifier) }
         var results: [(decision: DecisionParameters, objective: Double, figures: ValidationFigures)] = []
         let thresholds = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99]
         let gaps = setup.segmentObjective ? [0.3, 0.5] : [0.3, 0.5, 0.8]
@@ -422,10 +433,10 @@ public enum SoundModelTrainer {
                         decision.minActiveDecisions = minActive
                         var found: [String: [TrackedEvent]] = [:]
                         for (i, rec) in valRecs.enumerated() {
-                            found[rec.name] = simulate(rec, network: network, decision: decision, probabilities: cached[i])
+                            found[rec.name] = simulate(rec, classifier: classifier, decision: decision, probabilities: cached[i])
                         }
                         let fig = score(
-                            label: label, found: found, recordings: valRecs, annotations: annotations, excludedNegatives: excluded)
+                            label: label, found: found, recordings: valRecs, annotations: annotations, ignoring: ignored)
                         let f1 = setup.segmentObjective ? fig.segment.f1 : fig.event.f1
                         results.append((decision, f1 - 0.05 * max(0, fig.falseAlarmsPerHour - 1), fig))
                     }
@@ -448,8 +459,6 @@ public enum SoundModelTrainer {
         }
         let chosen = same[same.count / 2]
         let decision = chosen.decision
-        let regularisation: [(String, JSONValue)] =
-            options.inputNoise > 0 ? [("inputNoise", .number(Double(options.inputNoise.description) ?? 0))] : []
         let training: JSONValue = .object(
             JSONObject(
                 [
@@ -458,12 +467,7 @@ public enum SoundModelTrainer {
                     ("trainingFiles", .number(Double(trainingFileCount))),
                     ("augmentedCopies", .number(Double(recordings.filter { $0.name.contains("#") }.count))),
                     ("validationFiles", .number(Double(valRecs.count))),
-                    ("hidden", .number(Double(options.hidden))), ("ensembleMembers", .number(Double(options.ensembleMembers))),
-                    ("epochs", .number(Double(options.epochs))),
-                    ("batchSize", .number(Double(options.batchSize))),
-                    ("learningRate", .number(Double(options.learningRate.description) ?? 0)),
-                    ("weightDecay", .number(Double(options.weightDecay.description) ?? 0)),
-                ] + regularisation + [
+                ] + classifierSettings(options) + [
                     (
                         "validation",
                         .object(
@@ -477,11 +481,24 @@ public enum SoundModelTrainer {
                             ]))
                     ),
                 ] + metadata))
-        let model = SoundModel(label: label, modelVersion: 1, network: network, decision: decision, training: training)
+        let model = SoundModel(label: label, modelVersion: 2, classifier: classifier, decision: decision, training: training)
         return (model, chosen.figures)
     }
 
     static func round4(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
+
+    /// The classifier's training settings, for the model file's `training` object.
+    static func classifierSettings(_ options: TrainingOptions) -> [(String, JSONValue)] {
+        let t = options.trees
+        return [
+            ("classifier", .string(SoundModel.classifierKind)), ("iterations", .number(Double(t.iterations))),
+            ("learningRate", .number(Double(t.learningRate.description) ?? 0)), ("maxLeaves", .number(Double(t.maxLeaves))),
+            ("minSamplesPerLeaf", .number(Double(t.minSamplesPerLeaf))), ("l2", .number(t.l2)),
+            ("maxBins", .number(Double(t.maxBins))), ("maxPositiveWeight", .number(Double(t.maxPositiveWeight.description) ?? 0)),
+            ("boundaryMargin", .number(options.boundaryMargin)),
+            ("positiveActivity", .number(Double(options.positiveActivity.description) ?? 0)),
+        ]
+    }
 
     /// Hash of the training data: file names, annotations and the bits of every feature value.
     public static func dataHash(recordings: [RecordingFeatures], annotations: [LabelEvent]) -> String {

@@ -96,7 +96,7 @@ struct TrainCommand: ParsableCommand {
         bar.finish()
         let files = features.map(\.name)
         let validation = DevelopmentSet.validationFiles(provenance: provenanceRows, files: files, annotations: annotations, durations: durations)
-        let voiceBackground = DevelopmentSet.voiceBackgroundFiles(provenance: provenanceRows)
+        let voiceBackground = DevelopmentSet.voiceBackground(provenance: provenanceRows)
         for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed)
         where SoundModelTrainer.usesSyntheticConfusers(label) || !SoundModelTrainer.isSyntheticConfuser(name) {
             features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
@@ -104,7 +104,7 @@ struct TrainCommand: ParsableCommand {
         let augmentCopies = copies ?? (label == "glassBreak" ? 2 : 0)
         if augmentCopies > 0 {
             let annotated = Set(annotations.map(\.file))
-            let pool = files.filter { !annotated.contains($0) && !validation.contains($0) && !voiceBackground.contains($0) }
+            let pool = files.filter { !annotated.contains($0) && !validation.contains($0) && !voiceBackground.files.contains($0) }
             var rng = SplitMix64(seed: seed)
             for name in files where !validation.contains(name) && !pool.isEmpty {
                 for k in 1...augmentCopies {

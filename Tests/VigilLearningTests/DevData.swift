@@ -30,7 +30,7 @@ enum DevData {
         var durations: [String: Double]
         var provenance: [DevelopmentSet.SourceRow]
         var validation: Set<String>
-        var voiceBackground: Set<String>
+        var voiceBackground: VoiceBackground
     }
 
     static func load() throws -> Set_ {
@@ -42,7 +42,7 @@ enum DevData {
             provenance: provenance, files: files, annotations: annotations, durations: durations)
         return Set_(
             annotations: annotations, files: files, durations: durations, provenance: provenance, validation: validation,
-            voiceBackground: DevelopmentSet.voiceBackgroundFiles(provenance: provenance))
+            voiceBackground: DevelopmentSet.voiceBackground(provenance: provenance))
     }
 
     /// Features of `files` (decoded and extracted; in the given order).
@@ -69,7 +69,7 @@ enum DevData {
             out.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
         }
         let annotated = Swift.Set(dev.annotations.map(\.file))
-        let pool = dev.files.filter { !annotated.contains($0) && !dev.validation.contains($0) && !dev.voiceBackground.contains($0) }
+        let pool = dev.files.filter { !annotated.contains($0) && !dev.validation.contains($0) && !dev.voiceBackground.files.contains($0) }
         func variants(_ count: Int, tag: String, snr: ClosedRange<Double>, gain: ClosedRange<Double>, rng: inout SplitMix64) {
             guard count > 0 else { return }
             for name in dev.files where !dev.validation.contains(name) {

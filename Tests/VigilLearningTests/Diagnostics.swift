@@ -34,13 +34,13 @@ struct Diagnostics {
         }
         var options = TrainingOptions()
         let env = ProcessInfo.processInfo.environment
-        if let e = env["EPOCHS"].flatMap(Int.init) { options.epochs = e }
-        if let h = env["HIDDEN"].flatMap(Int.init) { options.hidden = h }
-        if let w = env["DECAY"].flatMap(Float.init) { options.weightDecay = w }
-        if let w = env["ENS"].flatMap(Int.init) { options.ensembleMembers = w }
+        if let v = env["ITER"].flatMap(Int.init) { options.trees.iterations = v }
+        if let v = env["LR"].flatMap(Float.init) { options.trees.learningRate = v }
+        if let v = env["LEAVES"].flatMap(Int.init) { options.trees.maxLeaves = v }
+        if let v = env["MINLEAF"].flatMap(Int.init) { options.trees.minSamplesPerLeaf = v }
+        if let v = env["L2"].flatMap(Double.init) { options.trees.l2 = v }
         if let w = env["ACT"].flatMap(Float.init) { options.positiveActivity = w }
         if let w = env["MARGIN"].flatMap(Double.init) { options.boundaryMargin = w }
-        if let w = env["NOISE"].flatMap(Float.init) { options.inputNoise = w }
         if let names = env["IGNORE"] {
             let all = FeatureSpec.current.componentNames
             options.ignoredInputs = all.indices.filter { i in names.split(separator: ",").contains { all[i].hasPrefix(String($0)) } }
@@ -48,16 +48,16 @@ struct Diagnostics {
         }
         if env["NOIGNORE"] == "1" { options.ignoredInputs = [0] }
         // CONFIGS="dogBark:k:0.5;personTalking:-:0" runs several trainings on one extraction:
-        // label, augmented variants ("-" none, "k", "s", "k,s"; "*" the shipped recipe), input noise,
-        // optionally weight decay, optionally more ignored input prefixes (comma-separated, e.g. "ctx").
-        var runs: [(label: String, variants: Swift.Set<String>?, noise: Float?, decay: Float?, extra: String?)] = []
+        // label, augmented variants ("-" none, "k", "s", "k,s"; "*" the shipped recipe), the trees'
+        // learning rate, optionally their leaves, optionally more ignored input prefixes (comma-separated).
+        var runs: [(label: String, variants: Swift.Set<String>?, rate: Float?, leaves: Int?, extra: String?)] = []
         if let configs = env["CONFIGS"] {
             for c in configs.split(separator: ";") {
                 let f = c.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
                 let v: Swift.Set<String>? =
                     f.count > 1 && f[1] != "*" ? Swift.Set(f[1].split(separator: ",").map(String.init).filter { $0 != "-" }) : nil
                 runs.append(
-                    (f[0], v, f.count > 2 ? Float(f[2]) : nil, f.count > 3 ? Float(f[3]) : nil, f.count > 4 && !f[4].isEmpty ? f[4] : nil))
+                    (f[0], v, f.count > 2 ? Float(f[2]) : nil, f.count > 3 ? Int(f[3]) : nil, f.count > 4 && !f[4].isEmpty ? f[4] : nil))
             }
         } else {
             let variants = env["VARIANTS"].map { Swift.Set($0.split(separator: ",").map(String.init)) }
@@ -66,10 +66,10 @@ struct Diagnostics {
         for run in runs {
             let label = run.label
             var options = options
-            if let n = run.noise { options.inputNoise = n }
-            if let w = run.decay { options.weightDecay = w }
+            if let r = run.rate { options.trees.learningRate = r }
+            if let l = run.leaves { options.trees.maxLeaves = l }
             print(
-                "=== \(label) variants \(run.variants.map { $0.sorted().joined(separator: ",") } ?? "shipped") noise \(options.inputNoise) decay \(options.weightDecay) extra \(run.extra ?? env["EXTRA"] ?? "-")"
+                "=== \(label) variants \(run.variants.map { $0.sorted().joined(separator: ",") } ?? "shipped") rate \(options.trees.learningRate) leaves \(options.trees.maxLeaves) extra \(run.extra ?? env["EXTRA"] ?? "-")"
             )
             if let extra = run.extra ?? env["EXTRA"] {
                 let all = FeatureSpec.current.componentNames
@@ -84,7 +84,7 @@ struct Diagnostics {
             var va: ([Float], [Bool]) = ([], [])
             for rec in recordings where !rec.name.contains("#") {
                 let ev = dev.annotations.filter { $0.file == rec.name && $0.label == label }
-                let p = SoundModelTrainer.probabilities(rec, network: model.network)
+                let p = SoundModelTrainer.probabilities(rec, model: model)
                 for (i, t) in rec.centerTimes.enumerated() {
                     let y = ev.contains { t >= $0.onset && t <= $0.offset }
                     if dev.validation.contains(rec.name) {
@@ -98,10 +98,10 @@ struct Diagnostics {
             }
             print("\(label): AUC train \(Self.auc(tr.0, tr.1)) val \(Self.auc(va.0, va.1)); thr \(model.decision.threshold) eventF1 \(fig.event.f1) P \(fig.event.precision) R \(fig.event.recall) segF1 \(fig.segment.f1) FA \(fig.negativeFalseAlarms)")
             for rec in recordings where dev.validation.contains(rec.name) {
-                let events = SoundModelTrainer.simulate(rec, network: model.network, decision: model.decision)
+                let events = SoundModelTrainer.simulate(rec, model: model)
                 let ref = dev.annotations.filter { $0.file == rec.name && $0.label == label }
                 let c = SoundModelTrainer.score(
-                    label: label, found: [rec.name: events], recordings: [rec], annotations: ref, excludedNegatives: []
+                    label: label, found: [rec.name: events], recordings: [rec], annotations: ref
                 ).event
                 if env["VERBOSE"] == "1" && (c.falsePositives > 0 || c.falseNegatives > 0) {
                     print("  \(rec.name) [\(meta[rec.name] ?? "?")] TP \(c.truePositives) FP \(c.falsePositives) FN \(c.falseNegatives) ref \(ref.map { String(format: "%.2f-%.2f", $0.onset, $0.offset) }) est \(events.map { String(format: "%.2f-%.2f(%.2f)", $0.onset, $0.offset, $0.peakProbability) })")

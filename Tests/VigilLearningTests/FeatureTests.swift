@@ -122,14 +122,46 @@ struct FeatureTests {
         }
         let found = ["a": [tracked(1.45, 1.6), tracked(0.6, 1.0), tracked(8.0, 9.0)], "neg": [tracked(2, 3)], "voices": [tracked(1, 2)]]
         let recordings = ["a", "neg", "voices"].map { RecordingFeatures(name: $0, duration: $0 == "a" ? 10 : 1800, sampleRate: 44_100) }
-        let fig = SoundModelTrainer.score(label: "x", found: found, recordings: recordings, annotations: ref, excludedNegatives: ["voices"])
+        let fig = SoundModelTrainer.score(
+            label: "x", found: found, recordings: recordings, annotations: ref, ignoring: VoiceBackground(regions: ["voices": [0...1800]]))
         // Optimal matching: 0.6 ↔ 1.0 and 1.45 ↔ 1.3 (a greedy match of 1.45 ↔ 1.0 would leave 0.6 unmatched).
-        // "neg" adds one insertion; "voices" is left out entirely.
+        // "neg" adds one insertion; "voices" is voice background throughout: its detection and its hours are left out.
         #expect(fig.event.truePositives == 2 && fig.event.falsePositives == 2 && fig.event.falseNegatives == 1)
         #expect(abs(fig.event.f1 - 4.0 / 7.0) < 1e-12)
         // ref segments {1, 5}; est segments {0, 1, 8} in "a" and {2} in "neg".
         #expect(fig.segment.truePositives == 1 && fig.segment.falsePositives == 3 && fig.segment.falseNegatives == 1)
         #expect(fig.negativeFalseAlarms == 1 && abs(fig.negativeHours - 0.5) < 1e-12 && fig.falseAlarmsPerHour == 2)
+    }
+
+    @Test("voice background: a detection starting in it is not counted unless it overlaps a reference")
+    func voiceBackgroundScoring() {
+        let ref = [
+            LabelEvent(file: "a", onset: 1.0, offset: 2.0, label: "x"), LabelEvent(file: "a", onset: 5.0, offset: 6.0, label: "x"),
+        ]
+        func tracked(_ on: Double, _ off: Double) -> TrackedEvent {
+            TrackedEvent(onset: on, offset: off, detectedAt: off, peakProbability: 1, meanProbability: 1)
+        }
+        // In "a": 8.0 starts in voice background and overlaps no reference (left out); 5.2 starts in
+        // voice background but overlaps the reference at 5.0 (kept, a hit). In "neg": 100 s of its
+        // 3600 s are voice background; 10 is a false alarm, 2010 is not.
+        let found = [
+            "a": [tracked(1.1, 1.8), tracked(8.0, 9.0), tracked(5.2, 5.8)], "neg": [tracked(10, 11), tracked(2010, 2011)],
+        ]
+        let voices = VoiceBackground(regions: ["a": [7.5...9.5, 4.5...5.5], "neg": [2000...2100]])
+        let recordings = [
+            RecordingFeatures(name: "a", duration: 10, sampleRate: 16_000),
+            RecordingFeatures(name: "neg", duration: 3600, sampleRate: 16_000),
+        ]
+        let fig = SoundModelTrainer.score(label: "x", found: found, recordings: recordings, annotations: ref, ignoring: voices)
+        #expect(fig.event.truePositives == 2 && fig.event.falsePositives == 1 && fig.event.falseNegatives == 0)
+        // Segments: reference {1, 5}; kept detections {1, 5} in "a" and {10} in "neg".
+        #expect(fig.segment.truePositives == 2 && fig.segment.falsePositives == 1 && fig.segment.falseNegatives == 0)
+        #expect(fig.negativeFalseAlarms == 1 && abs(fig.negativeHours - 3500.0 / 3600) < 1e-12)
+        // Without the regions, both voice detections count against the label.
+        let plain = SoundModelTrainer.score(label: "x", found: found, recordings: recordings, annotations: ref)
+        #expect(plain.event.falsePositives == 3 && plain.negativeFalseAlarms == 2 && plain.negativeHours == 1)
+        #expect(voices.coveredSeconds(file: "a", duration: 10) == 3 && voices.coveredSeconds(file: "b", duration: 10) == 0)
+        #expect(voices.contains(file: "a", time: 8) && !voices.contains(file: "a", time: 7))
     }
 
     @Test("group keys join clips cut from one recording")

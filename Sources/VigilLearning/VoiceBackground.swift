@@ -1,0 +1,41 @@
+/// Where recordings hold voices that are not annotated as personTalking: children playing, room
+/// ambience and street music, mixed in as a scene's background or as a whole negative clip.
+///
+/// The rule is that such material is not counted against personTalking: a detection that
+/// starts inside one of these regions and overlaps no annotated speech is neither a false positive
+/// nor a false alarm, and personTalking does not train on these regions as negatives. Annotated
+/// speech inside a region is still scored.
+public struct VoiceBackground: Sendable, Hashable {
+    /// Time regions (seconds) per file name.
+    public var regions: [String: [ClosedRange<Double>]]
+
+    /// Regions per file.
+    public init(regions: [String: [ClosedRange<Double>]] = [:]) {
+        self.regions = regions
+    }
+
+    /// No voice background anywhere.
+    public static let none = VoiceBackground()
+
+    /// Files with any voice background.
+    public var files: Set<String> { Set(regions.keys) }
+
+    /// Whether `time` in `file` lies in a voice-background region.
+    public func contains(file: String, time: Double) -> Bool {
+        regions[file]?.contains { $0.contains(time) } ?? false
+    }
+
+    /// Seconds of `file` (of length `duration`) covered by its regions (overlaps counted once).
+    public func coveredSeconds(file: String, duration: Double) -> Double {
+        guard let list = regions[file] else { return 0 }
+        var covered = 0.0
+        var end = 0.0
+        for r in list.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            let lo = max(r.lowerBound, end, 0)
+            let hi = min(r.upperBound, duration)
+            if hi > lo { covered += hi - lo }
+            end = max(end, min(r.upperBound, duration))
+        }
+        return covered
+    }
+}
