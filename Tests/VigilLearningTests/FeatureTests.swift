@@ -164,6 +164,55 @@ struct FeatureTests {
         #expect(voices.contains(file: "a", time: 8) && !voices.contains(file: "a", time: 7))
     }
 
+    @Test("spectral shape: the same recording 20 dB louder has the same shape; another spectrum has another")
+    func spectralShape() {
+        let shape = spec.componentNames.firstIndex(of: "shape0")!
+        func recording(_ f0: Double) -> [Float] {
+            var gen = SeededGenerator(seed: 9)
+            var s = SignalBuffer(sampleRate: Self.rate, duration: 3)
+            s.addNoise(dBFS: -70, generator: &gen)
+            for h in 1...10 { s.addTone(frequency: f0 * Double(h), start: 1, duration: 1.5, dBFS: -30 - 3 * Double(h)) }
+            return s.samples
+        }
+        // The decision centred in the sound (1.75 s): its shape values.
+        func shapeValues(_ samples: [Float]) -> [Float] {
+            let v = decisionVectors(samples, rate: Self.rate)
+            let centre = Int((1.75 - 1024.0 / 2 / Self.rate) / (512 / Self.rate)) / spec.decisionStride
+            return Array(v[centre][shape..<(shape + spec.melBands)])
+        }
+        let low = recording(220)
+        let quiet = shapeValues(low)
+        let loud = shapeValues(low.map { $0 * 10 })
+        let other = shapeValues(recording(900).map { $0 * 10 })
+        let sameDistance = zip(quiet, loud).map { abs($0 - $1) }.max()!
+        let otherDistance = zip(loud, other).map { abs($0 - $1) }.max()!
+        // log10 units: 0.1 is 1 dB.
+        #expect(sameDistance < 0.05, "same recording, 20 dB louder: \(sameDistance)")
+        #expect(otherDistance > 1, "other spectrum: \(otherDistance)")
+        // The bands above the shape range (8 kHz) are 0.
+        let bank = MelFilterBank(
+            configuration: .standard(sampleRate: Self.rate), bands: spec.melBands, minFrequency: spec.minFrequency,
+            maxFrequency: spec.maxFrequency)
+        for (b, c) in bank.centers.enumerated() where c >= spec.shapeMaxFrequency { #expect(loud[b] == 0) }
+    }
+
+    @Test("voice background regions come from PROVENANCE: a clip's place and length, or the whole file")
+    func voiceBackgroundRegions() {
+        let text = """
+            filename\trole\tsource_class\tsource_repo\toriginal_path\tlicense\tlocal_path\tsrc_start_s\tsrc_end_s\tout_start_s\tgain_db\tdetail
+            scene_1.flac\tbackground\tnegative_children_playing\tr\to\tl\tus/children/1-2-0-0.wav\t0.500\t4.500\t10.000\t0\t
+            scene_1.flac\tbackground\tnegative_vacuum\tr\to\tl\tv/vac.wav\t0\t5\t0\t0\t
+            scene_1.flac\tbackground\tnegative_street_music\tr\to\tl\tus/music/3-9-0-0.wav\t0\t2.3\t27.7\t0\t
+            neg_2.flac\tnegative_clip\tnegative_background_room\tr\to\tl\troom/a.wav\t\t\t\t0\t
+            """
+        let voices = DevelopmentSet.voiceBackground(provenance: DevelopmentSet.parseProvenance(text))
+        #expect(voices.files == ["scene_1.flac", "neg_2.flac"])
+        #expect(voices.regions["scene_1.flac"] == [10...14, 27.7...30.0])
+        #expect(voices.contains(file: "scene_1.flac", time: 12) && !voices.contains(file: "scene_1.flac", time: 5))
+        #expect(voices.contains(file: "neg_2.flac", time: 1000))
+        #expect(abs(voices.coveredSeconds(file: "scene_1.flac", duration: 29) - 5.3) < 1e-9)
+    }
+
     @Test("group keys join clips cut from one recording")
     func groupKeys() {
         #expect(DevelopmentSet.groupKey(localPath: "urbansound8k_x/dog_bark/155309-3-0-0.wav") == "us8k:155309")
