@@ -18852,13 +18852,13 @@ public enum EmbeddedModels {
     "releaseRatio": 0.6,
     "mergeGapSeconds": 0.8,
     "minActiveDecisions": 1,
-    "onsetLeadSeconds": 0.05,
+    "onsetLeadSeconds": 0.023,
     "sensitivityLogitStep": 0.4,
     "onsetActivity": 1.5,
     "onsetBacktrackSeconds": 1.5,
     "maxEventSeconds": null,
     "splitPauseSeconds": 0.5,
-    "splitActivity": 0.5
+    "splitActivity": 0.7
   },
   "training": {
     "seed": 20251122,
@@ -18878,15 +18878,15 @@ public enum EmbeddedModels {
     "boundaryMargin": 0,
     "positiveActivity": 0.3,
     "validation": {
-      "eventF1Collar0.5s": 0.6667,
-      "eventPrecision": 0.8824,
-      "eventRecall": 0.5357,
+      "eventF1Collar0.5s": 0.6957,
+      "eventPrecision": 0.8889,
+      "eventRecall": 0.5714,
       "segmentF1_1s": 0.6619,
       "negativeFalseAlarms": 1,
       "negativeHours": 0.1446
     },
     "dataHash": "fnv1a64:a4650ee0e3c68f7d",
-    "dataDate": "2026-11-25T03:41:14Z",
+    "dataDate": "2026-11-25T07:31:02Z",
     "data": "shared/data/dev (232 files)",
     "split": "group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %",
     "extraNegatives": "9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)"
@@ -37697,7 +37697,7 @@ public enum EmbeddedModels {
     "releaseRatio": 0.6,
     "mergeGapSeconds": 0.3,
     "minActiveDecisions": 2,
-    "onsetLeadSeconds": 0.05,
+    "onsetLeadSeconds": 0.023,
     "sensitivityLogitStep": 0.4,
     "onsetActivity": 1,
     "onsetBacktrackSeconds": 1.5,
@@ -37737,7 +37737,7 @@ public enum EmbeddedModels {
       "negativeHours": 0.1446
     },
     "dataHash": "fnv1a64:a4650ee0e3c68f7d",
-    "dataDate": "2026-11-25T03:41:14Z",
+    "dataDate": "2026-11-25T07:31:02Z",
     "data": "shared/data/dev (232 files)",
     "split": "group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %",
     "extraNegatives": "9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)"
@@ -56584,7 +56584,7 @@ public enum EmbeddedModels {
     "releaseRatio": 0.6,
     "mergeGapSeconds": 0.3,
     "minActiveDecisions": 1,
-    "onsetLeadSeconds": 0.05,
+    "onsetLeadSeconds": 0.023,
     "sensitivityLogitStep": 0.4,
     "onsetActivity": null,
     "onsetBacktrackSeconds": 1.5,
@@ -56611,12 +56611,12 @@ public enum EmbeddedModels {
       "eventF1Collar0.5s": 0.7568,
       "eventPrecision": 0.7,
       "eventRecall": 0.8235,
-      "segmentF1_1s": 0.8973,
+      "segmentF1_1s": 0.9022,
       "negativeFalseAlarms": 0,
       "negativeHours": 0.1274
     },
     "dataHash": "fnv1a64:a4650ee0e3c68f7d",
-    "dataDate": "2026-11-25T03:41:14Z",
+    "dataDate": "2026-11-25T07:31:02Z",
     "data": "shared/data/dev (232 files)",
     "split": "group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %",
     "extraNegatives": "9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)"

@@ -59,6 +59,18 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("cannot train '\(resolvedLabel)': give --label dogBark, glassBreak or personTalking (or name --out after it)")
         }
         if let copies, copies < 0 || copies > 10 { throw ValidationError("--copies must be 0...10") }
+        // Checked before the minutes of training, so that their result is not lost to a typo.
+        for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) {
+            let directory = (path as NSString).deletingLastPathComponent
+            let dir = directory.isEmpty ? "." : directory
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("\(option) \(path): directory \(dir) does not exist")
+            }
+            guard FileManager.default.isWritableFile(atPath: dir) else {
+                throw ValidationError("\(option) \(path): directory \(dir) is not writable")
+            }
+        }
     }
 
     func run() throws {

@@ -71,4 +71,23 @@ struct TrainCommandTests {
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("/nonexistent.tsv"))
     }
+
+    @Test("an --out or --embed directory that does not exist is a usage error before any training")
+    func missingOutputDirectory() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let audio = dir.appendingPathComponent("audio").path
+        let out = dir.appendingPathComponent("no-such-dir/dogBark.json").path
+        let result = try CommandRunner.run(["train", "--labels", labels, audio, "--out", out, "--no-progress"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--out \(out): directory \(dir.appendingPathComponent("no-such-dir").path) does not exist"), "\(result.stderr)")
+        let embed = dir.appendingPathComponent("missing/EmbeddedModels.swift").path
+        let result2 = try CommandRunner.run([
+            "train", "--labels", labels, audio, "--out", dir.appendingPathComponent("dogBark.json").path, "--embed", embed, "--no-progress",
+        ])
+        #expect(result2.status == 2)
+        #expect(result2.stderr.contains("--embed \(embed): directory"), "\(result2.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("dogBark.json").path))
+    }
 }

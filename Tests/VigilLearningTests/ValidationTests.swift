@@ -43,10 +43,10 @@ struct ValidationTests {
         let targets: [(String, Double, Double, Bool)] = [
             ("dogBark", figures["dogBark"]!.event.f1, 0.85, false),
             ("glassBreak", figures["glassBreak"]!.event.f1, 0.85, true),
-            ("personTalking", figures["personTalking"]!.segment.f1, 0.90, false),
+            ("personTalking", figures["personTalking"]!.segment.f1, 0.90, true),
         ]
-        // Measured with the shipped models: dogBark 0.667, personTalking 0.897 (docs/sound-models.md).
-        let floors: [String: Double] = ["dogBark": 0.66, "personTalking": 0.89]
+        // Measured with the shipped models: dogBark 0.696 (docs/sound-models.md).
+        let floors: [String: Double] = ["dogBark": 0.69]
         for (label, value, target, met) in targets {
             print("\(label): \(String(format: "%.3f", value)) vs target \(target): \(value >= target ? "met" : "NOT MET")")
             if met { #expect(value >= target, "\(label) below its target") } else { #expect(value >= floors[label]!, "\(label) below its measured floor") }
