@@ -13,7 +13,7 @@ public struct FeatureSpec: Sendable, Hashable {
     /// Name of the feature set.
     public var name: String = "vigil-sound-features"
     /// Version of the feature set (bump on any change of the computation).
-    public var version: Int = 3
+    public var version: Int = 4
     /// Mel bands.
     public var melBands: Int = 32
     /// Lowest band edge (Hz).
@@ -35,15 +35,18 @@ public struct FeatureSpec: Sendable, Hashable {
     /// The per-band background floor is the minimum of the 3-frame smoothed log band energy over
     /// this trailing window (seconds; minimum statistics, in blocks of 8 frames).
     public var floorWindowSeconds: Double = 1.5
+    /// Burst window: the burst values describe the most active frame (largest mean relative band
+    /// level) within this many seconds of the decision's centre.
+    public var burstHalfSeconds: Double = 0.15
 
     /// The feature set this build computes.
     public static let current = FeatureSpec()
 
     /// Values per frame in the pooled statistics (rel bands + 9 scalars).
     public var frameValues: Int { melBands + 9 }
-    /// Length of a decision vector: long mean, long std, short mean, 6 maxima, 1 modulation, and
-    /// the activity-weighted long mean of the spectral shape (one value per band).
-    public var dimension: Int { frameValues * 3 + 6 + 1 + melBands }
+    /// Length of a decision vector: long mean, long std, short mean, 6 maxima, 1 modulation, the
+    /// activity-weighted long mean of the spectral shape (one value per band), and 7 burst values.
+    public var dimension: Int { frameValues * 3 + 6 + 1 + melBands + 7 }
 
     /// Creates the current spec.
     public init() {}
@@ -60,6 +63,7 @@ public struct FeatureSpec: Sendable, Hashable {
                 ("modulationWindowSeconds", .number(modulationWindowSeconds)),
                 ("decisionStride", .number(Double(decisionStride))),
                 ("floorWindowSeconds", .number(floorWindowSeconds)),
+                ("burstHalfSeconds", .number(burstHalfSeconds)),
                 ("dimension", .number(Double(dimension))),
             ]))
     }
@@ -72,6 +76,10 @@ public struct FeatureSpec: Sendable, Hashable {
         return frame.map { "mean." + $0 } + frame.map { "std." + $0 } + frame.map { "short." + $0 }
             + ["max.level", "max.flux", "max.lowFlux", "max.harmonicity", "max.hfRatio", "max.meanRel", "mod4Hz"]
             + (0..<melBands).map { "shape\($0)" }
+            + [
+                "burst.activity", "burst.flatness", "burst.harmonicity", "burst.lfRatio", "burst.speechRatio", "burst.width",
+                "burst.harmonicityMean",
+            ]
     }
 }
 
@@ -112,6 +120,7 @@ public final class SoundFeatureExtractor {
     let longHalf: Int
     let shortHalf: Int
     let modHalf: Int
+    let burstHalf: Int
     /// Frames between a centre and the newest frame needed to pool it.
     public let latency: Int
     private var ring: [Float]
@@ -157,6 +166,7 @@ public final class SoundFeatureExtractor {
         shortHalf = max(1, Int((spec.shortWindowSeconds / 2 / hop).rounded()))
         modHalf = max(longHalf, Int((spec.modulationWindowSeconds / 2 / hop).rounded()))
         latency = modHalf
+        burstHalf = max(1, Int((spec.burstHalfSeconds / hop).rounded()))
         var cap = 1
         while cap < 2 * modHalf + 2 { cap *= 2 }
         capacity = cap
@@ -298,6 +308,57 @@ public final class SoundFeatureExtractor {
         }
     }
 
+    /// The 7 burst values into `e`, from the most active frame (largest mean relative band level)
+    /// within ±``FeatureSpec/burstHalfSeconds`` of `center`: its mean relative band level,
+    /// flatness, harmonicity, and energy shares below 500 Hz and in 300-3400 Hz; the burst's width
+    /// (seconds of contiguous frames around it within 0.5, i.e. 5 dB, of its level, looked for up to
+    /// twice the window on each side); and the activity-weighted mean harmonicity over the window.
+    /// A bark is a short loud burst with harmonic and noisy parts: these describe the burst itself,
+    /// where the pooled statistics mix it with the pauses and the background around it.
+    private func burst(center: Int, _ r: UnsafeBufferPointer<Float>, _ e: UnsafeMutablePointer<Float>) {
+        let nb = spec.melBands
+        let cols = columns
+        let mask = capacity - 1
+        let act = nb + 9
+        let oldest = max(0, newestIndex - capacity + 1)
+        let lo = max(oldest, center - burstHalf)
+        let hi = min(newestIndex, center + burstHalf)
+        var peak = lo
+        var peakActivity = -Float.greatestFiniteMagnitude
+        var weightSum: Float = 0
+        var harmonicitySum: Float = 0
+        for t in lo...hi {
+            let row = (t & mask) * cols
+            let a = r[row + act]
+            if a > peakActivity {
+                peakActivity = a
+                peak = t
+            }
+            let w = max(0, a) + 0.001
+            weightSum += w
+            harmonicitySum += w * r[row + nb + 5]
+        }
+        let p = (peak & mask) * cols
+        e[0] = peakActivity
+        e[1] = r[p + nb + 4]
+        e[2] = r[p + nb + 5]
+        e[3] = r[p + nb + 7]
+        e[4] = r[p + nb + 8]
+        var width = 1
+        var t = peak - 1
+        while t >= oldest && t >= peak - 2 * burstHalf && r[(t & mask) * cols + act] >= peakActivity - 0.5 {
+            width += 1
+            t -= 1
+        }
+        t = peak + 1
+        while t <= newestIndex && t <= peak + 2 * burstHalf && r[(t & mask) * cols + act] >= peakActivity - 0.5 {
+            width += 1
+            t += 1
+        }
+        e[5] = Float(width) * Float(hop)
+        e[6] = harmonicitySum / weightSum
+    }
+
     private func emit(center: Int, _ body: (FeatureWindow) -> Void) {
         let fv = spec.frameValues
         let cols = columns
@@ -419,6 +480,7 @@ public final class SoundFeatureExtractor {
                     }
                 }
                 out[3 * fv + 6] = modulation
+                burst(center: center, r, out.baseAddress! + 3 * fv + 7 + nb)
             }
             body(
                 FeatureWindow(

@@ -54,8 +54,14 @@ public enum SoundModelCard {
         s += "mean over \(spec.shortWindowSeconds) s, maxima of level, flux, low flux, harmonicity, HF share and mean "
         s += "relative level, the share of the speech-band energy's variance at 3-6 Hz over \(spec.modulationWindowSeconds) s, "
         s += "and the spectral shape (each band's log energy minus the mean over the bands below \(Int(spec.shapeMaxFrequency)) Hz) "
-        s += "averaged over \(spec.longWindowSeconds) s with each frame weighted by its mean level above the background.\n\n"
-        let ignoredNote = "absolute level\(model.label == "glassBreak" ? "" : ", bands above 8 kHz, HF share and centroid")"
+        s += "averaged over \(spec.longWindowSeconds) s with each frame weighted by its mean level above the background. "
+        s += "Burst values, of the most active frame within ±\(spec.burstHalfSeconds) s of the centre: its mean relative level, "
+        s += "flatness, harmonicity, shares below 500 Hz and in 300-3400 Hz, the burst's width (contiguous time within 5 dB of "
+        s += "its level), and the activity-weighted mean harmonicity over the window.\n\n"
+        var ignoredParts = ["absolute level"]
+        if model.label != "glassBreak" { ignoredParts.append("bands above 8 kHz, HF share and centroid") }
+        if model.label != "dogBark" { ignoredParts.append("the burst values") }
+        let ignoredNote = ignoredParts.joined(separator: ", ")
         let t = model.classifier
         let leaves = t.nodes.filter { $0.feature < 0 }.count
         s += "Classifier: gradient-boosted trees, \(t.treeCount) trees with \(leaves) leaves in all, logistic loss "

@@ -196,6 +196,39 @@ struct FeatureTests {
         for (b, c) in bank.centers.enumerated() where c >= spec.shapeMaxFrequency { #expect(loud[b] == 0) }
     }
 
+    @Test("burst values: a 0.2 s bark-like burst is short, loud and harmonic; a noise burst is not harmonic; a steady sound is wide")
+    func burstValues() {
+        let names = spec.componentNames
+        let activity = names.firstIndex(of: "burst.activity")!
+        let harmonicity = names.firstIndex(of: "burst.harmonicity")!
+        let width = names.firstIndex(of: "burst.width")!
+        #expect(names.filter { $0.hasPrefix("burst.") }.count == 7 && names.count == spec.dimension)
+        func values(_ build: (inout SignalBuffer, inout SeededGenerator) -> Void, at t: Double) -> [Float] {
+            var gen = SeededGenerator(seed: 11)
+            var s = SignalBuffer(sampleRate: Self.rate, duration: 3)
+            s.addNoise(dBFS: -70, generator: &gen)
+            build(&s, &gen)
+            let v = decisionVectors(s.samples, rate: Self.rate)
+            let centre = Int((t - 1024.0 / 2 / Self.rate) / (512 / Self.rate)) / spec.decisionStride
+            return v[centre]
+        }
+        // A bark-like burst: harmonics of 450 Hz with a little noise, 1.5-1.7 s; decision at 1.6 s.
+        let bark = values({ s, gen in
+            for h in 1...8 { s.addTone(frequency: 450 * Double(h), start: 1.5, duration: 0.2, dBFS: -24 - 2 * Double(h)) }
+            s.addNoise(dBFS: -45, start: 1.5, duration: 0.2, generator: &gen)
+        }, at: 1.6)
+        // A white-noise burst of the same length and place.
+        let noise = values({ s, gen in s.addNoise(dBFS: -24, start: 1.5, duration: 0.2, generator: &gen) }, at: 1.6)
+        // A steady tone from 0.5 s on, seen at 1.2 s: as active on every frame of the window.
+        let steady = values({ s, _ in s.addTone(frequency: 700, start: 0.5, duration: 2.5, dBFS: -24) }, at: 1.2)
+        #expect(bark[activity] > 2, "bark burst level over the floor (log10 units): \(bark[activity])")
+        #expect(bark[width] > 0.12 && bark[width] < 0.3, "bark burst width: \(bark[width]) s")
+        #expect(noise[width] > 0.12 && noise[width] < 0.3, "noise burst width: \(noise[width]) s")
+        #expect(bark[harmonicity] > noise[harmonicity] + 0.2, "harmonicity bark \(bark[harmonicity]) noise \(noise[harmonicity])")
+        #expect(steady[width] > 0.5, "steady tone width: \(steady[width]) s")
+        #expect(bark.allSatisfy(\.isFinite) && noise.allSatisfy(\.isFinite) && steady.allSatisfy(\.isFinite))
+    }
+
     @Test("voice background regions come from PROVENANCE: a clip's place and length, or the whole file")
     func voiceBackgroundRegions() {
         let text = """
