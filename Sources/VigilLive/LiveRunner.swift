@@ -172,7 +172,7 @@ public final class LiveRunner: @unchecked Sendable {
                     due = start + end / options.speed
                     LiveClock.sleep(until: due)
                 }
-                buffer.withUnsafeBufferPointer { session.process(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+                _ = buffer.withUnsafeBufferPointer { session.process(UnsafeBufferPointer(rebasing: $0[0..<count])) }
                 let done = LiveClock.now()
                 session.metrics.blockProcessed(mediaTime: end, lag: done - due)
                 if done >= nextHeartbeat {

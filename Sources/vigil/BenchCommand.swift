@@ -322,7 +322,7 @@ extension BenchCommand {
             while true {
                 let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
                 if n == 0 { break }
-                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+                _ = buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
             }
             analyzer.finish()
         }

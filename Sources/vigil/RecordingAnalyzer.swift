@@ -74,7 +74,7 @@ struct RecordingAnalyzer {
             while true {
                 let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
                 if n == 0 { break }
-                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+                _ = buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
                 progress(analyzer.mediaTime)
             }
         } catch let error as AudioFileError {

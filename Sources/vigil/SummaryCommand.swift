@@ -35,7 +35,7 @@ struct SummaryCommand: ParsableCommand {
             var parts: [RunSummary] = []
             for argument in summaries {
                 var isDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
+                _ = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
                 let path = isDirectory.boolValue ? (argument as NSString).appendingPathComponent("summary.json") : argument
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw ValidationError("\(path): cannot read summary")
