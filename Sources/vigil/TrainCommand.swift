@@ -136,7 +136,7 @@ struct TrainCommand: ParsableCommand {
         let date = (attributes?[.modificationDate] as? Date).map { ISO8601DateFormatter().string(from: $0) } ?? "unknown"
         let (model, figures) = SoundModelTrainer.train(
             label: label, recordings: features, annotations: annotations, validation: validation, voiceBackground: voiceBackground,
-            seed: seed,
+            seed: seed, options: TrainingOptions(label: label),
             metadata: [
                 ("dataHash", .string("fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations))),
                 ("dataDate", .string(date)), ("data", .string("\((audioDir as NSString).lastPathComponent) (\(files.count) files)")),

@@ -115,8 +115,7 @@ enum DevData {
 
     /// Training options of each shipped model (the defaults of ``TrainingOptions`` unless listed).
     static func shippedOptions(for label: String) -> TrainingOptions {
-        let options = TrainingOptions()
-        return options
+        TrainingOptions(label: label)
     }
 
     /// Augmented copies used for the shipped models.
