@@ -77,8 +77,7 @@ public enum SoundModelTrainer {
         // The burst values (features v4) help dogBark only; glass breaks and speech keep the inputs
         // of features v3 (with the burst values their validation figures fell: personTalking segment
         // F1 0.902 -> 0.895).
-        let burstOnlyFor: Set<String> = ["dogBark"]
-        return names.indices.filter { ignored.contains(names[$0]) || (!burstOnlyFor.contains(label) && names[$0].hasPrefix("burst.")) }
+        return names.indices.filter { ignored.contains(names[$0]) || (label != "dogBark" && names[$0].hasPrefix("burst.")) }
     }
 
     /// A training variant of a recording: gain `gainDB` and `background` (looped, any length)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VigilAudioIO
 import VigilCore
+import VigilLearning
 import VigilSynth
 
 @Suite("vigil train", .serialized)
@@ -70,6 +71,39 @@ struct TrainCommandTests {
         let missing = try CommandRunner.run(["train", "--labels", "/nonexistent.tsv", ".", "--out", "/tmp/dogBark.json"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("/nonexistent.tsv"))
+    }
+
+    @Test("vigil train uses each label's recipe: personTalking teaches positives from 1 dB, dogBark from 3 dB; onsets lead by half a decision period; only dogBark splits on the burst values")
+    func labelRecipes() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let barkLabels = try Self.makeDataset(in: dir)
+        // The same bursts annotated as speech, for a personTalking run on the same audio.
+        let speechLabels = dir.appendingPathComponent("speech.tsv").path
+        try String(contentsOfFile: barkLabels, encoding: .utf8).replacingOccurrences(of: "dogBark", with: "personTalking")
+            .write(toFile: speechLabels, atomically: true, encoding: .utf8)
+        let names = FeatureSpec.current.componentNames
+        let burstInputs = Set(names.indices.filter { names[$0].hasPrefix("burst.") })
+        #expect(burstInputs.count == 7)
+        // Half the decision period (4 hops of 512 samples at 44.1 kHz), in whole milliseconds.
+        let halfPeriod = 0.023
+        for (label, labels, activity) in [("dogBark", barkLabels, 0.3), ("personTalking", speechLabels, 0.1)] {
+            let out = dir.appendingPathComponent("\(label).json").path
+            let result = try CommandRunner.run([
+                "train", "--labels", labels, dir.appendingPathComponent("audio").path, "--out", out, "--no-progress",
+            ])
+            #expect(result.status == 0, "\(label): \(result.stderr)")
+            let model = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: out)))
+            #expect(abs((model["training"]?["positiveActivity"]?.doubleValue ?? -1) - activity) < 1e-6, "\(label) positiveActivity")
+            #expect(model["decision"]?["onsetLeadSeconds"]?.doubleValue == halfPeriod, "\(label) onset lead")
+            let splitInputs = Set((model["classifier"]?["feature"]?.arrayValue ?? []).compactMap(\.intValue).filter { $0 >= 0 })
+            #expect(!splitInputs.isEmpty, "\(label): the trees split on nothing")
+            if label != "dogBark" { #expect(splitInputs.isDisjoint(with: burstInputs), "\(label) splits on a burst value") }
+        }
+        #expect(!SoundModelTrainer.ignoredInputs(for: "dogBark").contains { burstInputs.contains($0) })
+        for label in ["glassBreak", "personTalking"] {
+            #expect(burstInputs.isSubset(of: Set(SoundModelTrainer.ignoredInputs(for: label))), "\(label) may split on the burst values")
+        }
     }
 
     @Test("an --out or --embed directory that does not exist is a usage error before any training")
