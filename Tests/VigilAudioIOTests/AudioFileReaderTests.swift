@@ -91,7 +91,7 @@ struct AudioFileReaderTests {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("empty.wav").path
-        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         let error = #expect(throws: AudioFileError.self) { try AudioFileReader(path: path) }
         #expect(error?.kind == .empty)
         #expect(error?.description.hasPrefix(path) == true)

@@ -63,7 +63,7 @@ struct AnalyzeCommandTests {
         good.addNoise(dBFS: -10, start: 1, duration: 0.5, generator: &gen)
         try AudioFileWriter.write(good.samples, sampleRate: 16_000, format: .wav16, to: dir.appendingPathComponent("good.wav").path)
         // Zero bytes.
-        FileManager.default.createFile(atPath: dir.appendingPathComponent("empty.wav").path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: dir.appendingPathComponent("empty.wav").path, contents: Data()))
         // Truncated: the header promises 3 s, the file holds 0.5 s. Contains a burst at 0.2 s.
         var cut = SignalBuffer(sampleRate: 16_000, duration: 3)
         cut.addNoise(dBFS: -60, generator: &gen)

@@ -91,6 +91,40 @@ enum DevData {
         return out
     }
 
+    /// Resampled copies of the training files (a diagnostics experiment, not in any shipped recipe):
+    /// each file played `factor` times faster by linear interpolation, so pitch and tempo scale
+    /// together (a smaller or larger dog), named "file@rFACTOR" with its annotations scaled. With
+    /// `onlyLabel`, only the files annotated with that label.
+    static func resampledVariants(_ dev: Set_, factors: [Double], onlyLabel: String? = nil) throws -> (
+        recordings: [RecordingFeatures], annotations: [LabelEvent]
+    ) {
+        var recordings: [RecordingFeatures] = []
+        var annotations: [LabelEvent] = []
+        for name in dev.files where !dev.validation.contains(name) {
+            let own = dev.annotations.filter { $0.file == name }
+            if let onlyLabel, !own.contains(where: { $0.label == onlyLabel }) { continue }
+            let audio = try loadAudio(devDirectory.appendingPathComponent("audio/\(name)").path)
+            let x = audio.samples
+            guard !x.isEmpty else { continue }
+            for factor in factors where factor > 0 {
+                let count = Int(Double(x.count) / factor)
+                var y = [Float](repeating: 0, count: count)
+                for i in 0..<count {
+                    let position = Double(i) * factor
+                    let k = min(Int(position), x.count - 1)
+                    let fraction = Float(position - Double(k))
+                    y[i] = x[k] + (x[min(k + 1, x.count - 1)] - x[k]) * fraction
+                }
+                let variant = "\(name)@r\(factor)"
+                recordings.append(SoundModelTrainer.extractFeatures(name: variant, samples: y, sampleRate: audio.sampleRate))
+                for e in own {
+                    annotations.append(LabelEvent(file: variant, onset: e.onset / factor, offset: e.offset / factor, label: e.label))
+                }
+            }
+        }
+        return (recordings, annotations)
+    }
+
     /// The recordings each label trains on: glassBreak with the "#k" variants and without the
     /// synthetic bursts and tones (with them its validation recall fell: event F1 0.889 -> 0.800
     /// with the bursts, 0.733 with bursts and tones), dogBark with the low-SNR "#sk" variants (none

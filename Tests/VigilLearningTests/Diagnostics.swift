@@ -3,8 +3,25 @@ import Testing
 import VigilCore
 import VigilLearning
 
-/// Development diagnostics (VIGIL_DIAG=1, release build): frame-level AUC on both parts and the
-/// validation files with false positives.
+/// Development diagnostics: trains a label's model on the training part exactly as the shipped
+/// recipe does (``DevData/shippedOptions(for:)``, its augmented variants and copies, seed 20251122),
+/// unless the environment changes one setting, and prints the validation figures (frame AUC, event
+/// and segment F1, false alarms) with whatever detail is asked for. Off unless `VIGIL_DIAG=1` and the
+/// development data are present; run it in a release build (docs/sound-models.md, "Diagnostics"):
+///
+///     swift build -c release --build-tests -Xswiftc -enable-testing
+///     VIGIL_DIAG=1 LABELS=dogBark PEREV=1 swift test -c release --skip-build --disable-xctest --filter Diagnostics/diagnose
+///
+/// Settings: `LABELS` (comma-separated), `SEED`, `COPIES` and `LOWSNR` (augmented copies made),
+/// `VARIANTS` (which copies a run trains on: `k`, `s`, `-` for none), `ITER`, `LR`, `LEAVES`,
+/// `MINLEAF`, `L2`, `DEPTH`, `BINS`, `POSW` (the trees), `ACT` (``TrainingOptions/positiveActivity``),
+/// `MARGIN` (``TrainingOptions/boundaryMargin``), `IGNORE` (input names the trees must not split on,
+/// comma-separated prefixes, or exact names ending in `$`), `NOSYN=1` (no synthetic negatives),
+/// `RESAMPLE=0.84,1.19` (resampled copies of the training files, `RSCOPE=dog` for the files with barks
+/// only). Output: `GRID=1` the best decision settings, `VERBOSE=1` validation files with errors,
+/// `PEREV=1` each validation event's peak probability, `BIAS=1` onset and offset errors per part,
+/// `LEADS=0,0.02,...` figures at other onset leads, `TRACE=file:t0:t1` probabilities,
+/// `SAVE=dir` writes the model.
 @Suite("Diagnostics")
 struct Diagnostics {
     static let enabled = ProcessInfo.processInfo.environment["VIGIL_DIAG"] == "1" && DevData.available
@@ -21,69 +38,68 @@ struct Diagnostics {
         return pos == 0 || neg == 0 ? 0 : (rankSum - pos * (pos + 1) / 2) / (pos * neg)
     }
 
-    @Test("diagnose", .enabled(if: enabled, "VIGIL_DIAG=1"))
-    func diagnose() throws {
-        let dev = try DevData.load()
-        let allRecordings = try DevData.trainingFeatures(
-            dev, copies: Int(ProcessInfo.processInfo.environment["COPIES"] ?? "0") ?? 0,
-            lowSNRCopies: Int(ProcessInfo.processInfo.environment["LOWSNR"] ?? "0") ?? 0,
-            seed: ProcessInfo.processInfo.environment["SEED"].flatMap(UInt64.init) ?? 99)
-        let meta = try DevData.text("files_meta.tsv").split(separator: "\n").reduce(into: [String: String]()) {
-            let f = $1.split(separator: "\t", omittingEmptySubsequences: false)
-            if f.count > 2 { $0[String(f[0])] = String(f[2]) }
-        }
-        var options = TrainingOptions()
-        let env = ProcessInfo.processInfo.environment
+    /// The shipped recipe of `label` with the environment's changes.
+    static func options(for label: String, _ env: [String: String]) -> TrainingOptions {
+        var options = DevData.shippedOptions(for: label)
         if let v = env["ITER"].flatMap(Int.init) { options.trees.iterations = v }
         if let v = env["LR"].flatMap(Float.init) { options.trees.learningRate = v }
         if let v = env["LEAVES"].flatMap(Int.init) { options.trees.maxLeaves = v }
         if let v = env["MINLEAF"].flatMap(Int.init) { options.trees.minSamplesPerLeaf = v }
         if let v = env["L2"].flatMap(Double.init) { options.trees.l2 = v }
-        if let w = env["ACT"].flatMap(Float.init) { options.positiveActivity = w }
-        if let w = env["MARGIN"].flatMap(Double.init) { options.boundaryMargin = w }
+        if let v = env["DEPTH"].flatMap(Int.init) { options.trees.maxDepth = v }
+        if let v = env["BINS"].flatMap(Int.init) { options.trees.maxBins = v }
+        if let v = env["POSW"].flatMap(Float.init) { options.trees.maxPositiveWeight = v }
+        if let v = env["ACT"].flatMap(Float.init) { options.positiveActivity = v }
+        if let v = env["MARGIN"].flatMap(Double.init) { options.boundaryMargin = v }
         if let names = env["IGNORE"] {
             let all = FeatureSpec.current.componentNames
-            options.ignoredInputs = all.indices.filter { i in names.split(separator: ",").contains { all[i].hasPrefix(String($0)) } }
+            let patterns = names.split(separator: ",")
+            options.ignoredInputs =
+                SoundModelTrainer.ignoredInputs(for: label)
+                + all.indices.filter { i in
+                    patterns.contains { $0.hasSuffix("$") ? all[i] == String($0.dropLast()) : all[i].hasPrefix(String($0)) }
+                }
             print("ignoring \(options.ignoredInputs.map { all[$0] })")
         }
-        if env["NOIGNORE"] == "1" { options.ignoredInputs = [0] }
-        // CONFIGS="dogBark:k:0.5;personTalking:-:0" runs several trainings on one extraction:
-        // label, augmented variants ("-" none, "k", "s", "k,s"; "*" the shipped recipe), the trees'
-        // learning rate, optionally their leaves, optionally more ignored input prefixes (comma-separated).
-        var runs: [(label: String, variants: Swift.Set<String>?, rate: Float?, leaves: Int?, extra: String?)] = []
-        if let configs = env["CONFIGS"] {
-            for c in configs.split(separator: ";") {
-                let f = c.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-                let v: Swift.Set<String>? =
-                    f.count > 1 && f[1] != "*" ? Swift.Set(f[1].split(separator: ",").map(String.init).filter { $0 != "-" }) : nil
-                runs.append(
-                    (f[0], v, f.count > 2 ? Float(f[2]) : nil, f.count > 3 ? Int(f[3]) : nil, f.count > 4 && !f[4].isEmpty ? f[4] : nil))
-            }
-        } else {
-            let variants = env["VARIANTS"].map { Swift.Set($0.split(separator: ",").map(String.init)) }
-            runs = (env["LABELS"] ?? "dogBark,glassBreak,personTalking").split(separator: ",").map { (String($0), variants, nil, nil, nil) }
+        return options
+    }
+
+    @Test("diagnose", .enabled(if: enabled, "VIGIL_DIAG=1"))
+    func diagnose() throws {
+        let env = ProcessInfo.processInfo.environment
+        let started = Date()
+        let dev = try DevData.load()
+        let seed = env["SEED"].flatMap(UInt64.init) ?? 20_251_122
+        var allRecordings = try DevData.trainingFeatures(
+            dev, copies: env["COPIES"].flatMap(Int.init) ?? DevData.shippedCopies.copies,
+            lowSNRCopies: env["LOWSNR"].flatMap(Int.init) ?? DevData.shippedCopies.lowSNRCopies, seed: seed)
+        var annotations = dev.annotations
+        if let factors = env["RESAMPLE"] {
+            let extra = try DevData.resampledVariants(
+                dev, factors: factors.split(separator: ",").compactMap { Double($0) },
+                onlyLabel: env["RSCOPE"] == "dog" ? "dogBark" : nil)
+            allRecordings += extra.recordings
+            annotations += extra.annotations
         }
-        for run in runs {
-            let label = run.label
-            var options = options
-            if let r = run.rate { options.trees.learningRate = r }
-            if let l = run.leaves { options.trees.maxLeaves = l }
-            print(
-                "=== \(label) variants \(run.variants.map { $0.sorted().joined(separator: ",") } ?? "shipped") rate \(options.trees.learningRate) leaves \(options.trees.maxLeaves) extra \(run.extra ?? env["EXTRA"] ?? "-")"
-            )
-            if let extra = run.extra ?? env["EXTRA"] {
-                let all = FeatureSpec.current.componentNames
-                options.ignoredInputs = SoundModelTrainer.ignoredInputs(for: label) + all.indices.filter { i in extra.split(separator: ",").contains { all[i].hasPrefix(String($0)) } }
-            }
-            // VARIANTS=k,s: the augmented variants this run trains on (default: the shipped recipe).
-            let recordings = DevData.recordings(for: label, allRecordings, variants: run.variants)
+        print("features in \(Date().timeIntervalSince(started)) s")
+        let meta = try DevData.text("files_meta.tsv").split(separator: "\n").reduce(into: [String: String]()) {
+            let f = $1.split(separator: "\t", omittingEmptySubsequences: false)
+            if f.count > 2 { $0[String(f[0])] = String(f[2]) }
+        }
+        for label in (env["LABELS"] ?? "dogBark,glassBreak,personTalking").split(separator: ",").map(String.init) {
+            let options = Self.options(for: label, env)
+            let variants = env["VARIANTS"].map { Swift.Set($0.split(separator: ",").map(String.init).filter { $0 != "-" }) }
+            var recordings = DevData.recordings(for: label, allRecordings, variants: variants)
+            if env["NOSYN"] == "1" { recordings = recordings.filter { !$0.name.hasPrefix("synthetic-") } }
+            let trainingStarted = Date()
             let (model, fig) = SoundModelTrainer.train(
-                label: label, recordings: recordings, annotations: dev.annotations, validation: dev.validation,
-                voiceBackground: dev.voiceBackground, seed: env["SEED"].flatMap(UInt64.init) ?? 1, options: options, verbose: true)
+                label: label, recordings: recordings, annotations: annotations, validation: dev.validation,
+                voiceBackground: dev.voiceBackground, seed: seed, options: options, verbose: env["GRID"] == "1")
+            let ignoring: VoiceBackground = label == "personTalking" ? dev.voiceBackground : .none
             var tr: ([Float], [Bool]) = ([], [])
             var va: ([Float], [Bool]) = ([], [])
-            for rec in recordings where !rec.name.contains("#") {
-                let ev = dev.annotations.filter { $0.file == rec.name && $0.label == label }
+            for rec in recordings where !rec.name.contains("#") && !rec.name.contains("@") {
+                let ev = annotations.filter { $0.file == rec.name && $0.label == label }
                 let p = SoundModelTrainer.probabilities(rec, model: model)
                 for (i, t) in rec.centerTimes.enumerated() {
                     let y = ev.contains { t >= $0.onset && t <= $0.offset }
@@ -96,16 +112,102 @@ struct Diagnostics {
                     }
                 }
             }
-            print("\(label): AUC train \(Self.auc(tr.0, tr.1)) val \(Self.auc(va.0, va.1)); thr \(model.decision.threshold) eventF1 \(fig.event.f1) P \(fig.event.precision) R \(fig.event.recall) segF1 \(fig.segment.f1) FA \(fig.negativeFalseAlarms)")
-            for rec in recordings where dev.validation.contains(rec.name) {
-                let events = SoundModelTrainer.simulate(rec, model: model)
-                let ref = dev.annotations.filter { $0.file == rec.name && $0.label == label }
-                let c = SoundModelTrainer.score(
-                    label: label, found: [rec.name: events], recordings: [rec], annotations: ref
-                ).event
-                if env["VERBOSE"] == "1" && (c.falsePositives > 0 || c.falseNegatives > 0) {
-                    print("  \(rec.name) [\(meta[rec.name] ?? "?")] TP \(c.truePositives) FP \(c.falsePositives) FN \(c.falseNegatives) ref \(ref.map { String(format: "%.2f-%.2f", $0.onset, $0.offset) }) est \(events.map { String(format: "%.2f-%.2f(%.2f)", $0.onset, $0.offset, $0.peakProbability) })")
+            print(
+                String(
+                    format: "%@: AUC train %.3f val %.3f | eventF1 %.3f (TP %d FP %d FN %d) segF1 %.3f (TP %d FP %d FN %d) FA %d thr %.2f [%.0f s]",
+                    label, Self.auc(tr.0, tr.1), Self.auc(va.0, va.1), fig.event.f1, fig.event.truePositives,
+                    fig.event.falsePositives, fig.event.falseNegatives, fig.segment.f1, fig.segment.truePositives,
+                    fig.segment.falsePositives, fig.segment.falseNegatives, fig.negativeFalseAlarms, model.decision.threshold,
+                    Date().timeIntervalSince(trainingStarted)))
+            print("  decision: \(model.decision)")
+            let valRecs = recordings.filter { dev.validation.contains($0.name) }
+            if env["VERBOSE"] == "1" {
+                for rec in valRecs {
+                    let events = SoundModelTrainer.simulate(rec, model: model)
+                    let ref = annotations.filter { $0.file == rec.name && $0.label == label }
+                    let c = SoundModelTrainer.score(label: label, found: [rec.name: events], recordings: [rec], annotations: ref).event
+                    if c.falsePositives > 0 || c.falseNegatives > 0 {
+                        print(
+                            "  \(rec.name) [\(meta[rec.name] ?? "?")] TP \(c.truePositives) FP \(c.falsePositives) FN \(c.falseNegatives) ref \(ref.map { String(format: "%.2f-%.2f", $0.onset, $0.offset) }) est \(events.map { String(format: "%.2f-%.2f(%.2f)", $0.onset, $0.offset, $0.peakProbability) })"
+                        )
+                    }
                 }
+            }
+            if let leads = env["LEADS"] {
+                for lead in leads.split(separator: ",").compactMap({ Double($0) }) {
+                    var m = model
+                    m.decision.onsetLeadSeconds = lead
+                    var found: [String: [TrackedEvent]] = [:]
+                    for rec in valRecs { found[rec.name] = SoundModelTrainer.simulate(rec, model: m) }
+                    let f = SoundModelTrainer.score(
+                        label: label, found: found, recordings: valRecs, annotations: annotations, ignoring: ignoring)
+                    print(
+                        String(
+                            format: "  lead %.3f: eventF1 %.3f segF1 %.3f (TP %d FP %d FN %d)", lead, f.event.f1, f.segment.f1,
+                            f.segment.truePositives, f.segment.falsePositives, f.segment.falseNegatives))
+                }
+            }
+            if env["BIAS"] == "1" {
+                // Each annotated event against the nearest detected onset (and offset) within 0.5 s.
+                for part in ["train", "val"] {
+                    var dOn: [Double] = []
+                    var dOff: [Double] = []
+                    for rec in recordings
+                    where !rec.name.contains("#") && !rec.name.contains("@") && !rec.name.hasPrefix("synthetic-")
+                        && dev.validation.contains(rec.name) == (part == "val")
+                    {
+                        let events = SoundModelTrainer.simulate(rec, model: model)
+                        for r in annotations where r.file == rec.name && r.label == label {
+                            guard let e = events.min(by: { abs($0.onset - r.onset) < abs($1.onset - r.onset) }),
+                                abs(e.onset - r.onset) < 0.5
+                            else { continue }
+                            dOn.append(e.onset - r.onset)
+                            if let e2 = events.min(by: { abs($0.offset - r.offset) < abs($1.offset - r.offset) }),
+                                abs(e2.offset - r.offset) < 0.5
+                            {
+                                dOff.append(e2.offset - r.offset)
+                            }
+                        }
+                    }
+                    dOn.sort()
+                    dOff.sort()
+                    func q(_ a: [Double], _ f: Double) -> Double { a.isEmpty ? .nan : a[min(a.count - 1, Int(Double(a.count) * f))] }
+                    print(
+                        String(
+                            format: "  %@ onset err n %d q25 %.3f med %.3f q75 %.3f | offset err n %d q25 %.3f med %.3f q75 %.3f",
+                            part, dOn.count, q(dOn, 0.25), q(dOn, 0.5), q(dOn, 0.75), dOff.count, q(dOff, 0.25), q(dOff, 0.5),
+                            q(dOff, 0.75)))
+                }
+            }
+            if env["PEREV"] == "1" {
+                // Peak probability inside each annotated event, and the highest one away from them.
+                for rec in valRecs {
+                    let p = SoundModelTrainer.probabilities(rec, model: model)
+                    let ref = annotations.filter { $0.file == rec.name && $0.label == label }
+                    func maxIn(_ a: Double, _ b: Double) -> Float {
+                        zip(rec.centerTimes, p).filter { $0.0 >= a && $0.0 <= b }.map(\.1).max() ?? -1
+                    }
+                    let outs = zip(rec.centerTimes, p).filter { t in
+                        !ref.contains { t.0 >= $0.onset - 0.3 && t.0 <= $0.offset + 0.3 } && !ignoring.contains(file: rec.name, time: t.0)
+                    }
+                    let outside = outs.map(\.1).max() ?? 0
+                    let outAt = outs.max { $0.1 < $1.1 }?.0 ?? -1
+                    if ref.isEmpty && outside < 0.3 { continue }
+                    print(
+                        "  \(rec.name): "
+                            + ref.map { String(format: "%.2f-%.2f: %.2f", $0.onset, $0.offset, maxIn($0.onset, $0.offset)) }
+                            .joined(separator: " | ") + String(format: "  out %.2f at %.2f", outside, outAt))
+                }
+            }
+            if let spec = env["TRACE"] {
+                let f = spec.split(separator: ":").map(String.init)
+                if f.count == 3, let t0 = Double(f[1]), let t1 = Double(f[2]), let rec = recordings.first(where: { $0.name == f[0] }) {
+                    let p = SoundModelTrainer.probabilities(rec, model: model)
+                    for (t, v) in zip(rec.centerTimes, p) where t >= t0 && t <= t1 { print(String(format: "  %.2f %.3f", t, v)) }
+                }
+            }
+            if let dir = env["SAVE"] {
+                try model.fileText.write(toFile: "\(dir)/\(label).json", atomically: true, encoding: .utf8)
             }
         }
     }
@@ -119,10 +221,12 @@ struct DeterminismCheck {
         let files = dev.files
         let a = try DevData.features(files)
         let b = try DevData.features(files)
-        for (x, y) in zip(a, b) where x.matrix != y.matrix || x.gateValues != y.gateValues {
-            print("DIFF in \(x.name)")
+        for (x, y) in zip(a, b) {
+            #expect(x.matrix == y.matrix && x.gateValues == y.gateValues, "features of \(x.name) differ between two extractions")
         }
         for x in a { print("FILE \(x.name) \(SoundModelTrainer.dataHash(recordings: [x], annotations: []))") }
-        print("HASH \(SoundModelTrainer.dataHash(recordings: a, annotations: dev.annotations)) \(SoundModelTrainer.dataHash(recordings: b, annotations: dev.annotations))")
+        #expect(
+            SoundModelTrainer.dataHash(recordings: a, annotations: dev.annotations)
+                == SoundModelTrainer.dataHash(recordings: b, annotations: dev.annotations))
     }
 }
