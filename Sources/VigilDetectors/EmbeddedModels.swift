@@ -18887,7 +18887,6 @@ public enum EmbeddedModels {
       "negativeHours": 0.1446
     },
     "dataHash": "fnv1a64:7bb7c5f33888a919",
-    "dataDate": "2026-11-25T07:31:02Z",
     "data": "shared/data/dev (232 files)",
     "split": "group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %",
     "extraNegatives": "9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)"
@@ -37739,7 +37738,6 @@ public enum EmbeddedModels {
       "negativeHours": 0.1446
     },
     "dataHash": "fnv1a64:7bb7c5f33888a919",
-    "dataDate": "2026-11-25T07:31:02Z",
     "data": "shared/data/dev (232 files)",
     "split": "group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %",
     "extraNegatives": "9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)"
@@ -56619,7 +56617,6 @@ public enum EmbeddedModels {
       "negativeHours": 0.1274
     },
     "dataHash": "fnv1a64:7bb7c5f33888a919",
-    "dataDate": "2026-11-25T07:31:02Z",
     "data": "shared/data/dev (232 files)",
     "split": "group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %",
     "extraNegatives": "9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)"

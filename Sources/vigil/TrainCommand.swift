@@ -131,15 +131,14 @@ struct TrainCommand: ParsableCommand {
                 }
             }
         }
-        // Data date: from the labels file, not the clock, so training is reproducible.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: labels)
-        let date = (attributes?[.modificationDate] as? Date).map { ISO8601DateFormatter().string(from: $0) } ?? "unknown"
+        // The data are identified by their hash, not by a date: a file's modification time changes
+        // when the same data are copied, and the model file would then differ.
         let (model, figures) = SoundModelTrainer.train(
             label: label, recordings: features, annotations: annotations, validation: validation, voiceBackground: voiceBackground,
             seed: seed, options: TrainingOptions(label: label),
             metadata: [
                 ("dataHash", .string("fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations))),
-                ("dataDate", .string(date)), ("data", .string("\((audioDir as NSString).lastPathComponent) (\(files.count) files)")),
+                ("data", .string("\((audioDir as NSString).lastPathComponent) (\(files.count) files)")),
                 ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
             ])
         try RecordingOutputWriter.atomicWrite(model.fileText, to: out)

@@ -35,13 +35,16 @@ struct TrainCommandTests {
         return path
     }
 
-    @Test("training twice on the same data gives byte-identical model files, with a model card")
+    @Test("training twice on the same data gives byte-identical model files, with a model card, even when the data's file times differ")
     func deterministic() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let labels = try Self.makeDataset(in: dir)
         var outputs: [Data] = []
         for run in 0..<2 {
+            // The same data copied at another time: the model must not record the files' times.
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(run) * 86_400)], ofItemAtPath: labels)
             let models = dir.appendingPathComponent("models\(run)")
             try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
             let out = models.appendingPathComponent("dogBark.json").path

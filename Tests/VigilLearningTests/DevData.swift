@@ -176,10 +176,6 @@ enum DevData {
         let allRecordings = try shippedTrainingFeatures(dev, seed: seed)
         let recordings = allRecordings.filter { !$0.name.contains("#") }
         print("features: \(recordings.count) files in \(Date().timeIntervalSince(started)) s")
-        // Data date: the newest modification time of the label/provenance files (from the data,
-        // not the clock).
-        let attrs = try FileManager.default.attributesOfItem(atPath: DevData.devDirectory.appendingPathComponent("labels.tsv").path)
-        let date = (attrs[.modificationDate] as? Date).map { ISO8601DateFormatter().string(from: $0) } ?? "unknown"
         let hash = SoundModelTrainer.dataHash(recordings: allRecordings, annotations: dev.annotations)
         for label in labels {
             let t0 = Date()
@@ -187,7 +183,7 @@ enum DevData {
                 label: label, recordings: DevData.recordings(for: label, allRecordings), annotations: dev.annotations, validation: dev.validation,
                 voiceBackground: dev.voiceBackground, seed: seed, options: shippedOptions(for: label),
                 metadata: [
-                    ("dataHash", .string("fnv1a64:" + hash)), ("dataDate", .string(date)),
+                    ("dataHash", .string("fnv1a64:" + hash)),
                     ("data", .string("shared/data/dev (232 files)")),
                     ("split", .string("group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %")),
                     ("extraNegatives", .string("9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)")),
