@@ -1,3 +1,5 @@
+import VigilScoring
+
 /// Parsing of the development set's TSV files and its group-aware train/validation split.
 /// Pure: takes the files' text, never reads files itself.
 public enum DevelopmentSet {

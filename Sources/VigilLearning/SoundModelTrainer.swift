@@ -327,11 +327,10 @@ public enum SoundModelTrainer {
         var fa = 0
         var hours = 0.0
         for rec in recordings {
-            let refs = referenceByFile[rec.name] ?? []
-            let kept = (found[rec.name] ?? []).filter { e in
-                !ignoring.contains(file: rec.name, time: e.onset) || refs.contains { $0.onset < e.offset && e.onset < $0.offset }
-            }
-            for e in kept { estimated.append(LabelEvent(file: rec.name, onset: e.onset, offset: e.offset, label: label)) }
+            let kept = ignoring.counted(
+                (found[rec.name] ?? []).map { LabelEvent(file: rec.name, onset: $0.onset, offset: $0.offset, label: label) },
+                reference: referenceByFile[rec.name] ?? [])
+            estimated += kept
             if !annotated.contains(rec.name) {
                 hours += (rec.duration - ignoring.coveredSeconds(file: rec.name, duration: rec.duration)) / 3600
                 fa += kept.count

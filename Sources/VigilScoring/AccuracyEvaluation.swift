@@ -71,6 +71,27 @@ public struct AccuracyReport: Sendable {
     public var falseAlarms: [String: FalseAlarmRate]
     /// Detection latency per label.
     public var latency: [String: LatencySummary]
+    /// Per label with regions that do not count against it (``VoiceBackground``): how many regions
+    /// and files, and how many detections there were left out.
+    public var notCounted: [String: NotCountedSummary] = [:]
+
+    /// What ``AccuracyEvaluation/evaluate(reference:estimated:confirmationTimes:fileDurations:labels:settings:notCounted:)``
+    /// left out for one label.
+    public struct NotCountedSummary: Sendable, Hashable {
+        /// Regions on the evaluated files.
+        public var regions: Int
+        /// Evaluated files with at least one region.
+        public var files: Int
+        /// Detections of the label left out (onset in a region, no overlapping reference).
+        public var detections: Int
+
+        /// Creates a summary.
+        public init(regions: Int, files: Int, detections: Int) {
+            self.regions = regions
+            self.files = files
+            self.detections = detections
+        }
+    }
 }
 
 /// Scores system output against references (pure): the computation behind `vigil bench accuracy`.
@@ -84,17 +105,32 @@ public enum AccuracyEvaluation {
     ///     them (`detectedAt`), used for latency; others use their onset.
     ///   - fileDurations: every evaluated file with its duration in seconds.
     ///   - labels: labels to score (nil: every label in reference or estimated).
+    ///   - notCounted: per label, regions that do not count against it (for personTalking, voices in
+    ///     children-playing, room-ambience and street-music material): a detection of that label
+    ///     starting in one and overlapping no reference is left out of every scoring, and the regions
+    ///     are not negative hours. Empty: every detection counts (plain sed_eval).
     /// - Throws: ``ScoringError`` when events carry labels outside `labels` in segment scoring.
     public static func evaluate(
         reference: [ScoredEvent], estimated: [ScoredEvent], confirmationTimes: [ScoredEvent: Double] = [:],
-        fileDurations: [String: Double], labels: [String]? = nil, settings: AccuracySettings = AccuracySettings()
+        fileDurations: [String: Double], labels: [String]? = nil, settings: AccuracySettings = AccuracySettings(),
+        notCounted: [String: VoiceBackground] = [:]
     ) throws(ScoringError) -> AccuracyReport {
         let labelList = labels ?? Array(Set(reference.map(\.label)).union(estimated.map(\.label))).sorted()
         let labelSet = Set(labelList)
         let files = fileDurations.keys.sorted()
         let fileSet = Set(files)
         let ref = reference.filter { labelSet.contains($0.label) && fileSet.contains($0.file) }
-        let est = estimated.filter { labelSet.contains($0.label) && fileSet.contains($0.file) }
+        var est = estimated.filter { labelSet.contains($0.label) && fileSet.contains($0.file) }
+        var notCountedSummary: [String: AccuracyReport.NotCountedSummary] = [:]
+        for label in labelList {
+            guard let regions = notCounted[label], !regions.regions.isEmpty else { continue }
+            let own = est.filter { $0.label == label }
+            let kept = regions.counted(own, reference: ref)
+            est = est.filter { $0.label != label } + kept
+            let onFiles = regions.regions.filter { fileSet.contains($0.key) }
+            notCountedSummary[label] = .init(
+                regions: onFiles.values.reduce(0) { $0 + $1.count }, files: onFiles.count, detections: own.count - kept.count)
+        }
         var refByFile: [String: [ScoredEvent]] = [:]
         var estByFile: [String: [ScoredEvent]] = [:]
         for r in ref { refByFile[r.file, default: []].append(r) }
@@ -117,7 +153,8 @@ public enum AccuracyEvaluation {
         var latency: [String: LatencySummary] = [:]
         for label in labelList {
             falseAlarms[label] = DetectionStatistics.falseAlarmsPerHour(
-                label: label, estimated: est, fileDurations: fileDurations, reference: ref)
+                label: label, estimated: est, fileDurations: fileDurations, reference: ref,
+                notCounted: notCounted[label] ?? .none)
             let matches = DetectionStatistics.detectionLatencies(
                 reference: ref, estimated: est, label: label, collar: settings.collar)
             var values: [Double] = []
@@ -135,6 +172,6 @@ public enum AccuracyEvaluation {
             settings: settings, labels: labelList, files: files.count,
             totalSeconds: files.reduce(0) { $0 + fileDurations[$1]! },
             eventBased: main.results(), eventBasedSedEvalDefault: sedDefault.results(), segmentBased: segment.results(),
-            falseAlarms: falseAlarms, latency: latency)
+            falseAlarms: falseAlarms, latency: latency, notCounted: notCountedSummary)
     }
 }

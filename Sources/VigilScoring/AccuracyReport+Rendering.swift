@@ -26,6 +26,11 @@ extension AccuracyReport {
         let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
         var out =
             "\(files) files, \(Self.num(totalSeconds / 60, 1)) min; event-based: onset collar \(settings.collar) s, offsets \(settings.evaluateOffsets ? "within max(collar, 50 %)" : "ignored"); segments \(settings.segment) s\n"
+        for label in labels {
+            guard let n = notCounted[label] else { continue }
+            out +=
+                "\(label): voice-background material not counted against it (\(n.regions) regions in \(n.files) files); \(n.detections) detections there left out\n"
+        }
         for (i, row) in rows.enumerated() {
             out += row.enumerated().map { c, cell in
                 let pad = String(repeating: " ", count: widths[c] - cell.count)
@@ -80,6 +85,14 @@ extension AccuracyReport {
                         (l, .object(JSONObject([
                             ("falseAlarms", .number(Double(fa.falseAlarms))), ("negativeSeconds", .number(fa.negativeSeconds)),
                             ("negativeFiles", .number(Double(fa.negativeFiles))), ("perHour", number(fa.negativeSeconds > 0 ? fa.perHour : nil)),
+                        ])))
+                    }
+                }))),
+                ("notCounted", .object(JSONObject(labels.compactMap { l in
+                    notCounted[l].map { n in
+                        (l, .object(JSONObject([
+                            ("regions", .number(Double(n.regions))), ("files", .number(Double(n.files))),
+                            ("detections", .number(Double(n.detections))),
                         ])))
                     }
                 }))),

@@ -12,14 +12,18 @@ public enum DetectionStatistics {
     ///   - negativeMaterial: ``FalseAlarmRate/NegativeMaterial/negativeFiles`` (default: whole files without
     ///     a reference of `label`) or ``FalseAlarmRate/NegativeMaterial/negativeTime`` (time outside the
     ///     references of `label`, clipped to the file).
+    ///   - notCounted: regions that do not count against `label` (``VoiceBackground``): detections
+    ///     there that overlap no reference are not false alarms, and the regions are not negative time.
     public static func falseAlarmsPerHour(
         label: String, estimated: [ScoredEvent], fileDurations: [String: Double], reference: [ScoredEvent],
-        negativeMaterial: FalseAlarmRate.NegativeMaterial = .negativeFiles
+        negativeMaterial: FalseAlarmRate.NegativeMaterial = .negativeFiles, notCounted: VoiceBackground = .none
     ) -> FalseAlarmRate {
         var refsByFile: [String: [ScoredEvent]] = [:]
         for r in reference where r.label == label { refsByFile[r.file, default: []].append(r) }
         var detsByFile: [String: [ScoredEvent]] = [:]
-        for e in estimated where e.label == label { detsByFile[e.file, default: []].append(e) }
+        for e in notCounted.counted(estimated.filter { $0.label == label }, reference: reference) {
+            detsByFile[e.file, default: []].append(e)
+        }
 
         var alarms = 0, files = 0
         var seconds = 0.0
@@ -30,11 +34,14 @@ public enum DetectionStatistics {
             switch negativeMaterial {
             case .negativeFiles:
                 guard refs.isEmpty else { continue }
+                let negative = max(0, duration - notCounted.coveredSeconds(file: file, duration: duration))
                 alarms += dets.count
-                seconds += duration
-                files += 1
+                seconds += negative
+                if negative > 0 { files += 1 }
             case .negativeTime:
-                let covered = unionLength(refs.map { (max(0, $0.onset), min(duration, $0.offset)) })
+                let covered = unionLength(
+                    refs.map { (max(0, $0.onset), min(duration, $0.offset)) }
+                        + (notCounted.regions[file] ?? []).map { (max(0, $0.lowerBound), min(duration, $0.upperBound)) })
                 let negative = max(0, duration - covered)
                 if negative > 0 { files += 1 }
                 seconds += negative

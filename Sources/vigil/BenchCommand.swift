@@ -8,6 +8,7 @@ import VigilDetectors
 import VigilEvents
 import VigilGeometry
 import VigilImaging
+import VigilLearning
 import VigilReport
 import VigilScoring
 import VigilSynth
@@ -63,6 +64,15 @@ extension BenchCommand {
 
         @Option(help: "Write the detectors' output as a TSV detection file (for sed_eval or --system).")
         var writeSystem: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "PROVENANCE.tsv saying which files hold voice-background material (default: beside LABELS.tsv, if present).",
+                discussion: "Voices in children-playing, room-ambience and street-music material are not counted against personTalking."))
+        var provenance: String?
+
+        @Flag(help: "Count personTalking detections in voice-background material like any other (plain sed_eval).")
+        var countVoiceBackground = false
 
         @Flag(help: "Print JSON instead of tables.")
         var json = false
@@ -148,11 +158,15 @@ extension BenchCommand {
                 }
             }
             let settings = AccuracySettings(collar: collar, evaluateOffsets: offsets, segment: segment)
+            var notCounted: [String: VoiceBackground] = [:]
+            if !countVoiceBackground, let rows = try ProvenanceFile.rows(named: provenance, labels: labels) {
+                notCounted[EventTriggerType.personTalking.rawValue] = DevelopmentSet.voiceBackground(provenance: rows)
+            }
             let report: AccuracyReport
             do {
                 report = try AccuracyEvaluation.evaluate(
                     reference: reference, estimated: estimated, confirmationTimes: confirmation, fileDurations: durations,
-                    labels: scoredLabels.sorted(), settings: settings)
+                    labels: scoredLabels.sorted(), settings: settings, notCounted: notCounted)
             } catch {
                 throw ValidationError("cannot score: \(error)")
             }

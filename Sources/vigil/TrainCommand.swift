@@ -79,11 +79,7 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("--labels \(labels): cannot read file")
         }
         let annotations = DevelopmentSet.parseLabels(labelText)
-        let provenancePath = provenance ?? ((labels as NSString).deletingLastPathComponent as NSString).appendingPathComponent("PROVENANCE.tsv")
-        let provenanceRows = FileManager.default.contents(atPath: provenancePath).map {
-            DevelopmentSet.parseProvenance(String(decoding: $0, as: UTF8.self))
-        } ?? []
-        if provenance != nil && provenanceRows.isEmpty { throw ValidationError("--provenance \(provenancePath): cannot read file") }
+        let provenanceRows = try ProvenanceFile.rows(named: provenance, labels: labels) ?? []
 
         let (recordings, _) = InputDiscovery.expand([audioDir])
         guard !recordings.isEmpty else { throw ValidationError("\(audioDir): no audio files") }

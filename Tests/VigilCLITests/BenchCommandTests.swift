@@ -18,7 +18,7 @@ struct BenchCommandTests {
         let result = try CommandRunner.run([
             "bench", "accuracy", "--labels", sharedDevDirectory.appendingPathComponent("labels.tsv").path,
             sharedDevDirectory.appendingPathComponent("audio").path, "--system",
-            fixtures.appendingPathComponent("dev_system.tsv").path, "--json",
+            fixtures.appendingPathComponent("dev_system.tsv").path, "--json", "--count-voice-background",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let ours = try JSONValue.parse(result.stdout)
@@ -82,6 +82,78 @@ struct BenchCommandTests {
             try CommandRunner.run(["bench", "accuracy", "--labels", labelPath, dir.path, "--json", "--system", systemPath]).stdout)
         #expect(again["eventBased"]?["classWise"]?["sound"] == report["eventBased"]?["classWise"]?["sound"])
         #expect(again["segmentBased"]?["classWise"]?["sound"] == report["segmentBased"]?["classWise"]?["sound"])
+    }
+
+    @Test("bench accuracy does not count personTalking in voice-background material named by PROVENANCE.tsv, unless asked to")
+    func voiceBackground() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var gen = SeededGenerator(seed: 5)
+        for name in ["talk", "kids", "scene", "quiet"] {
+            var s = SignalBuffer(sampleRate: 16_000, duration: 6)
+            s.addNoise(dBFS: -50, generator: &gen)
+            try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .wav16, to: dir.appendingPathComponent("\(name).wav").path)
+        }
+        let labelPath = dir.appendingPathComponent("labels.tsv").path
+        try "talk.wav\t1.0\t2.0\tpersonTalking\nscene.wav\t3.5\t4.0\tpersonTalking\n".write(
+            toFile: labelPath, atomically: true, encoding: .utf8)
+        // kids.wav is children playing throughout; scene.wav has children playing from 3 s to 5 s.
+        try """
+            filename\trole\tsource_class\tsource_repo\toriginal_path\tlicense\tlocal_path\tsrc_start_s\tsrc_end_s\tout_start_s
+            kids.wav\tbackground\tnegative_children_playing\tr\to\tl\tkids/a.wav\t0\t6\t0
+            scene.wav\tbackground\tnegative_children_playing\tr\to\tl\tkids/b.wav\t10\t12\t3
+            scene.wav\tbackground\tnegative_vacuum\tr\to\tl\tvac/c.wav\t0\t3\t0
+
+            """.write(toFile: dir.appendingPathComponent("PROVENANCE.tsv").path, atomically: true, encoding: .utf8)
+        let systemPath = dir.appendingPathComponent("system.tsv").path
+        try """
+            talk.wav\t1.0\t2.0\tpersonTalking
+            kids.wav\t1.0\t2.0\tpersonTalking
+            scene.wav\t3.4\t4.1\tpersonTalking
+            scene.wav\t4.5\t4.8\tpersonTalking
+            scene.wav\t0.5\t1.0\tpersonTalking
+            quiet.wav\t1.0\t2.0\tpersonTalking
+
+            """.write(toFile: systemPath, atomically: true, encoding: .utf8)
+        let base = ["bench", "accuracy", "--labels", labelPath, dir.path, "--system", systemPath, "--json"]
+
+        // Default: PROVENANCE.tsv beside the labels applies. The detections starting in a region with
+        // no speech annotated there (kids.wav 1-2 s, scene.wav 4.5-4.8 s) are left out; the one that
+        // overlaps the speech annotated inside a region (scene.wav 3.4-4.1 s) is a hit; the one before
+        // the region (scene.wav 0.5-1 s) is a false positive; kids.wav is no negative time.
+        let ruled = try CommandRunner.run(base)
+        #expect(ruled.status == 0, "\(ruled.stderr)")
+        let r = try JSONValue.parse(ruled.stdout)
+        let events = r["eventBased"]?["classWise"]?["personTalking"]
+        #expect(events?["Ntp"]?.intValue == 2)
+        #expect(events?["Nfp"]?.intValue == 2)
+        #expect(events?["Nsys"]?.intValue == 4)
+        let fa = r["falseAlarms"]?["personTalking"]
+        #expect(fa?["falseAlarms"]?.intValue == 1)
+        #expect(fa?["negativeSeconds"]?.doubleValue.map { abs($0 - 6) < 0.01 } == true, "\(String(describing: fa))")
+        #expect(fa?["negativeFiles"]?.intValue == 1)
+        #expect(r["notCounted"]?["personTalking"]?["regions"]?.intValue == 2)
+        #expect(r["notCounted"]?["personTalking"]?["files"]?.intValue == 2)
+        #expect(r["notCounted"]?["personTalking"]?["detections"]?.intValue == 2)
+        let text = try CommandRunner.run(["bench", "accuracy", "--labels", labelPath, dir.path, "--system", systemPath])
+        #expect(text.stdout.contains("personTalking: voice-background material not counted against it (2 regions in 2 files); 2 detections there left out"), "\(text.stdout)")
+
+        // --count-voice-background: plain sed_eval, every detection counts.
+        let plain = try JSONValue.parse(try CommandRunner.run(base + ["--count-voice-background"]).stdout)
+        #expect(plain["eventBased"]?["classWise"]?["personTalking"]?["Nsys"]?.intValue == 6)
+        #expect(plain["eventBased"]?["classWise"]?["personTalking"]?["Nfp"]?.intValue == 4)
+        #expect(plain["falseAlarms"]?["personTalking"]?["falseAlarms"]?.intValue == 2)
+        #expect(plain["notCounted"]?["personTalking"] == nil)
+
+        // A named provenance file that is missing or has no PROVENANCE columns is a usage error naming it.
+        let missing = try CommandRunner.run(base + ["--provenance", dir.appendingPathComponent("nope.tsv").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("nope.tsv") && missing.stderr.contains("cannot read"), "\(missing.stderr)")
+        let wrongPath = dir.appendingPathComponent("wrong.tsv").path
+        try "a\tb\n1\t2\n".write(toFile: wrongPath, atomically: true, encoding: .utf8)
+        let wrong = try CommandRunner.run(base + ["--provenance", wrongPath])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("wrong.tsv") && wrong.stderr.contains("source_class"), "\(wrong.stderr)")
     }
 
     @Test("bench accuracy reports a bad labels file with its line number, exit 2")

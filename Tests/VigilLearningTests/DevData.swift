@@ -2,6 +2,7 @@ import Foundation
 import VigilAudioIO
 import VigilCore
 import VigilLearning
+import VigilScoring
 
 /// Locations and loading of the development data in ../shared/data (read only; never copied).
 enum DevData {

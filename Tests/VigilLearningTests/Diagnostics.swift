@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 import VigilLearning
+import VigilScoring
 
 /// Development diagnostics: trains a label's model on the training part exactly as the shipped
 /// recipe does (``DevData/shippedOptions(for:)``, its augmented variants and copies, seed 20251122),

@@ -3,6 +3,7 @@ import Testing
 import VigilCore
 import VigilDSP
 import VigilLearning
+import VigilScoring
 import VigilSynth
 
 /// Decision vectors of `samples` (all of them, in order).

@@ -27,6 +27,60 @@ struct DetectionStatisticsTests {
         #expect(none.perHour.isNaN)
     }
 
+    @Test func voiceBackgroundIsNeitherFalseAlarmsNorNegativeTime() {
+        let reference = [ScoredEvent(file: "scene", onset: 4, offset: 5, label: "personTalking")]
+        let estimated = [
+            ScoredEvent(file: "kids", onset: 100, offset: 101, label: "personTalking"),  // in a region, no reference: left out
+            ScoredEvent(file: "kids", onset: 2000, offset: 2001, label: "personTalking"),  // after the region: a false alarm
+            ScoredEvent(file: "scene", onset: 4.5, offset: 6, label: "personTalking"),  // in a region, overlaps speech: kept
+            ScoredEvent(file: "scene", onset: 7, offset: 7.5, label: "personTalking"),  // in a region, no reference: left out
+        ]
+        let voices = VoiceBackground(regions: ["kids": [0...1800], "scene": [3...8]])
+        #expect(voices.counted(estimated, reference: reference) == [estimated[1], estimated[2]])
+        // Speech of another label does not keep a detection; no regions keep everything.
+        #expect(voices.counted([estimated[0]], reference: [ScoredEvent(file: "kids", onset: 100, offset: 101, label: "dogBark")]).isEmpty)
+        #expect(VoiceBackground.none.counted(estimated, reference: []) == estimated)
+
+        let durations = ["kids": 3600.0, "scene": 10.0]
+        let files = DetectionStatistics.falseAlarmsPerHour(
+            label: "personTalking", estimated: estimated, fileDurations: durations, reference: reference, notCounted: voices)
+        #expect(files.falseAlarms == 1 && files.negativeSeconds == 1800 && files.negativeFiles == 1)
+        #expect(files.perHour == 2)
+        // Negative time: outside the references and the regions (kids 1800 s, scene 10 - 5 s).
+        let time = DetectionStatistics.falseAlarmsPerHour(
+            label: "personTalking", estimated: estimated, fileDurations: durations, reference: reference,
+            negativeMaterial: .negativeTime, notCounted: voices)
+        #expect(time.falseAlarms == 1 && time.negativeSeconds == 1805)
+        // A file that is voice background throughout is no negative material at all.
+        let whole = DetectionStatistics.falseAlarmsPerHour(
+            label: "personTalking", estimated: [estimated[0]], fileDurations: ["kids": 1800], reference: [],
+            notCounted: VoiceBackground(regions: ["kids": [0...Double.greatestFiniteMagnitude]]))
+        #expect(whole.falseAlarms == 0 && whole.negativeSeconds == 0 && whole.negativeFiles == 0 && whole.perHour.isNaN)
+    }
+
+    @Test func accuracyEvaluationLeavesOutVoiceBackgroundForItsLabelOnly() throws {
+        let reference = [ScoredEvent(file: "scene", onset: 4, offset: 5, label: "personTalking")]
+        let estimated = [
+            ScoredEvent(file: "scene", onset: 4.2, offset: 5, label: "personTalking"),
+            ScoredEvent(file: "scene", onset: 7, offset: 7.5, label: "personTalking"),
+            ScoredEvent(file: "scene", onset: 7, offset: 7.5, label: "dogBark"),
+        ]
+        let voices = VoiceBackground(regions: ["scene": [3...8], "elsewhere": [0...1]])
+        let report = try AccuracyEvaluation.evaluate(
+            reference: reference, estimated: estimated, fileDurations: ["scene": 10], labels: ["dogBark", "personTalking"],
+            notCounted: ["personTalking": voices])
+        #expect(report.eventBased.classWise["personTalking"]?.counts?.system == 1)
+        #expect(report.eventBased.classWise["personTalking"]?.fMeasure == 1)
+        #expect(report.eventBased.classWise["dogBark"]?.counts?.system == 1)
+        // Only the regions on evaluated files are reported.
+        #expect(report.notCounted["personTalking"] == AccuracyReport.NotCountedSummary(regions: 1, files: 1, detections: 1))
+        #expect(report.notCounted["dogBark"] == nil)
+        let plain = try AccuracyEvaluation.evaluate(
+            reference: reference, estimated: estimated, fileDurations: ["scene": 10], labels: ["dogBark", "personTalking"])
+        #expect(plain.eventBased.classWise["personTalking"]?.counts?.system == 2)
+        #expect(plain.notCounted.isEmpty)
+    }
+
     @Test func latencyIsFromReferenceOnsetToFirstOverlappingDetection() {
         let reference = [
             ScoredEvent(file: "a", onset: 10, offset: 30, label: "coAlarm"),

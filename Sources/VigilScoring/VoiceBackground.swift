@@ -3,8 +3,9 @@
 ///
 /// The rule is that such material is not counted against personTalking: a detection that
 /// starts inside one of these regions and overlaps no annotated speech is neither a false positive
-/// nor a false alarm, and personTalking does not train on these regions as negatives. Annotated
-/// speech inside a region is still scored.
+/// nor a false alarm (``counted(_:reference:)``), the regions are not negative hours, and
+/// personTalking does not train on them as negatives. Annotated speech inside a region is still
+/// scored. `vigil bench accuracy` and the trainer's validation figures both apply it.
 public struct VoiceBackground: Sendable, Hashable {
     /// Time regions (seconds) per file name.
     public var regions: [String: [ClosedRange<Double>]]
@@ -23,6 +24,18 @@ public struct VoiceBackground: Sendable, Hashable {
     /// Whether `time` in `file` lies in a voice-background region.
     public func contains(file: String, time: Double) -> Bool {
         regions[file]?.contains { $0.contains(time) } ?? false
+    }
+
+    /// The detections that count: all of `detections` but those whose onset lies in a region of
+    /// their file and that overlap no event of `reference` of the same file and label.
+    public func counted(_ detections: [ScoredEvent], reference: [ScoredEvent]) -> [ScoredEvent] {
+        guard !regions.isEmpty else { return detections }
+        var referenceByFile: [String: [ScoredEvent]] = [:]
+        for r in reference where regions[r.file] != nil { referenceByFile[r.file, default: []].append(r) }
+        return detections.filter { d in
+            !contains(file: d.file, time: d.onset)
+                || (referenceByFile[d.file] ?? []).contains { $0.label == d.label && $0.onset < d.offset && d.onset < $0.offset }
+        }
     }
 
     /// Seconds of `file` (of length `duration`) covered by its regions (overlaps counted once).
