@@ -21,7 +21,7 @@ import VigilScoring
 /// `RESAMPLE=0.84,1.19` (resampled copies of the training files, `RSCOPE=dog` for the files with barks
 /// only). Output: `GRID=1` the best decision settings, `VERBOSE=1` validation files with errors,
 /// `PEREV=1` each validation event's peak probability, `BIAS=1` onset and offset errors per part,
-/// `LEADS=0,0.02,...` figures at other onset leads, `TRACE=file:t0:t1` probabilities,
+/// `LEADS=0,0.02,...` figures at other onset leads, `SENS=1` figures at every sensitivity level, `TRACE=file:t0:t1` probabilities,
 /// `SAVE=dir` writes the model.
 @Suite("Diagnostics")
 struct Diagnostics {
@@ -146,6 +146,21 @@ struct Diagnostics {
                         String(
                             format: "  lead %.3f: eventF1 %.3f segF1 %.3f (TP %d FP %d FN %d)", lead, f.event.f1, f.segment.f1,
                             f.segment.truePositives, f.segment.falsePositives, f.segment.falseNegatives))
+                }
+            }
+            if env["SENS"] == "1" {
+                // The validation figures at every sensitivity level (5 is the shipped operating point).
+                for level in 1...10 {
+                    let sensitivity = Sensitivity(level)
+                    var found: [String: [TrackedEvent]] = [:]
+                    for rec in valRecs { found[rec.name] = SoundModelTrainer.simulate(rec, model: model, sensitivity: sensitivity) }
+                    let f = SoundModelTrainer.score(
+                        label: label, found: found, recordings: valRecs, annotations: annotations, ignoring: ignoring)
+                    print(
+                        String(
+                            format: "  sensitivity %2d (threshold %.3f): eventF1 %.3f P %.3f R %.3f | segF1 %.3f P %.3f R %.3f | FA %d (%.1f/h)",
+                            level, model.decision.threshold(for: sensitivity), f.event.f1, f.event.precision, f.event.recall,
+                            f.segment.f1, f.segment.precision, f.segment.recall, f.negativeFalseAlarms, f.falseAlarmsPerHour))
                 }
             }
             if env["BIAS"] == "1" {
