@@ -51,9 +51,9 @@ public final class AudioFileReader {
             throw AudioFileError(path: path, kind: .unreadable, reason: "cannot open file (does not exist or no permission)")
         }
         if size == 0 { throw AudioFileError(path: path, kind: .empty, reason: "file is empty (0 bytes)") }
-        guard let h = sf_open(path, Int32(SFM_READ), &info) else {
-            let message = String(cString: sf_strerror(nil))
-            throw AudioFileError(path: path, kind: .unsupportedFormat, reason: "not a readable audio file: \(message)")
+        let opened = SndFileOpener.open(path, mode: Int32(SFM_READ), info: &info)
+        guard let h = opened.handle else {
+            throw AudioFileError(path: path, kind: .unsupportedFormat, reason: "not a readable audio file: \(opened.reason)")
         }
         handle = h
         guard AudioFileReader.supportedSampleRates.contains(Int(info.samplerate)) else {

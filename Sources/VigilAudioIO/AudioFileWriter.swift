@@ -70,8 +70,9 @@ public final class AudioFileStreamWriter {
                 path: path, kind: .unsupportedFormat,
                 reason: "cannot write \(format.rawValue) at \(sampleRate) Hz with \(channels) channels")
         }
-        guard let h = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw AudioFileError(path: path, kind: .unreadable, reason: "cannot create file: \(String(cString: sf_strerror(nil)))")
+        let opened = SndFileOpener.open(path, mode: Int32(SFM_WRITE), info: &info)
+        guard let h = opened.handle else {
+            throw AudioFileError(path: path, kind: .unreadable, reason: "cannot create file: \(opened.reason)")
         }
         sf_command(h, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         handle = h

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VigilAudioIO
 import VigilCore
@@ -95,6 +96,36 @@ struct AudioFileReaderTests {
         let error = #expect(throws: AudioFileError.self) { try AudioFileReader(path: path) }
         #expect(error?.kind == .empty)
         #expect(error?.description.hasPrefix(path) == true)
+    }
+
+    @Test("a file that fails to open reports its own reason while other threads open files")
+    func failedOpenReasonUnderConcurrency() throws {
+        // libsndfile keeps a failed open's reason in one process-wide variable that every open
+        // resets; unguarded, a parallel batch reported a broken file as "No Error.".
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("good.wav").path
+        try AudioFileWriter.write([Float](repeating: 0.1, count: 800), sampleRate: 8_000, format: .wav16, to: good)
+        let bad = dir.appendingPathComponent("bad.wav").path
+        try "this is not audio\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let expected = try #require(#expect(throws: AudioFileError.self) { try AudioFileReader(path: bad) }).reason
+        let reasons = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for _ in 0..<400 {
+                if worker % 2 == 0 {
+                    _ = try? AudioFileReader(path: good)
+                } else {
+                    do {
+                        _ = try AudioFileReader(path: bad)
+                    } catch let error as AudioFileError {
+                        reasons.withLock { $0.append(error.reason) }
+                    } catch {}
+                }
+            }
+        }
+        let all = reasons.withLock { $0 }
+        #expect(all.count == 4 * 400)
+        #expect(all.allSatisfy { $0 == expected }, "\(Set(all))")
     }
 
     @Test("a text file named .wav is an unsupported format")
