@@ -37,7 +37,10 @@ extension BenchCommand {
                 onset collar (default 0.5 s, offsets ignored: the DCASE 2017 setting) and with sed_eval's default \
                 setting (0.2 s collar, offsets within max(0.2 s, 50 %)); segment-based F1; false alarms per hour \
                 on files without that label; and the detection latency distribution (reference onset to \
-                detectedAt). Scores agree with the Python package sed_eval (docs/scoring.md).
+                detectedAt). Scores agree with the Python package sed_eval (docs/scoring.md). When a \
+                PROVENANCE.tsv lies beside LABELS.tsv (or --provenance names one), voices in children-playing, \
+                room-ambience and street-music material are not counted against personTalking; \
+                --count-voice-background turns that off.
 
                 Examples:
                   vigil bench accuracy --labels ../shared/data/dev/labels.tsv ../shared/data/dev/audio
