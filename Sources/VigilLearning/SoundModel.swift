@@ -27,7 +27,7 @@ public struct SoundModel: Sendable, Hashable {
     public var classifier: GradientBoostedTrees
     /// Decision parameters (sensitivity 5 = ``DecisionParameters/threshold``).
     public var decision: DecisionParameters
-    /// Training metadata (seed, data hash, data date, split, counts, validation metrics), kept as JSON.
+    /// Training metadata (seed, data hash, split, counts, validation metrics), kept as JSON.
     public var training: JSONValue
 
     /// Creates a model.

@@ -364,7 +364,7 @@ public enum SoundModelTrainer {
     ///   - voiceBackground: where recordings hold unannotated voices (personTalking neither trains on them as
     ///     negatives nor is scored there; ``DevelopmentSet/voiceBackground(provenance:)``).
     ///   - seed: the training seed.
-    ///   - metadata: extra members for the model's `training` object (data hash, data date, sources...).
+    ///   - metadata: extra members for the model's `training` object (data hash, sources...).
     public static func train(
         label: String, recordings: [RecordingFeatures], annotations: [LabelEvent], validation: Set<String>,
         voiceBackground: VoiceBackground, seed: UInt64, options: TrainingOptions = TrainingOptions(),

@@ -97,6 +97,11 @@ extension BenchCommand {
 
         func run() throws {
             let reference = try Self.readAnnotations(labels, option: "--labels")
+            // Read before the detectors run, so that a bad provenance file does not cost the run.
+            var notCounted: [String: VoiceBackground] = [:]
+            if !countVoiceBackground, let rows = try ProvenanceFile.rows(named: provenance, labels: labels) {
+                notCounted[EventTriggerType.personTalking.rawValue] = DevelopmentSet.voiceBackground(provenance: rows)
+            }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: audioDir, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw ValidationError("\(audioDir): not a directory")
@@ -161,10 +166,6 @@ extension BenchCommand {
                 }
             }
             let settings = AccuracySettings(collar: collar, evaluateOffsets: offsets, segment: segment)
-            var notCounted: [String: VoiceBackground] = [:]
-            if !countVoiceBackground, let rows = try ProvenanceFile.rows(named: provenance, labels: labels) {
-                notCounted[EventTriggerType.personTalking.rawValue] = DevelopmentSet.voiceBackground(provenance: rows)
-            }
             let report: AccuracyReport
             do {
                 report = try AccuracyEvaluation.evaluate(

@@ -154,6 +154,13 @@ struct BenchCommandTests {
         let wrong = try CommandRunner.run(base + ["--provenance", wrongPath])
         #expect(wrong.status == 2)
         #expect(wrong.stderr.contains("wrong.tsv") && wrong.stderr.contains("source_class"), "\(wrong.stderr)")
+        // So is a broken PROVENANCE.tsv beside the labels, found without the option.
+        let beside = dir.appendingPathComponent("PROVENANCE.tsv").path
+        try "a\tb\n1\t2\n".write(toFile: beside, atomically: true, encoding: .utf8)
+        let broken = try CommandRunner.run(["bench", "accuracy", "--labels", labelPath, dir.path, "--json", "--no-progress"])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains(beside) && broken.stderr.contains("source_class"), "\(broken.stderr)")
+        #expect(broken.stdout.isEmpty)
     }
 
     @Test("bench accuracy reports a bad labels file with its line number, exit 2")
