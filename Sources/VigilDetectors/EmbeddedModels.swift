@@ -18849,14 +18849,14 @@ public enum EmbeddedModels {
     ]
   },
   "decision": {
-    "threshold": 0.45,
+    "threshold": 0.4,
     "releaseRatio": 0.6,
     "mergeGapSeconds": 0.8,
     "minActiveDecisions": 1,
     "onsetLeadSeconds": 0.023,
     "sensitivityLogitStep": 0.4,
     "onsetActivity": 1.5,
-    "onsetBacktrackSeconds": 1.5,
+    "onsetBacktrackSeconds": 0.375,
     "maxEventSeconds": null,
     "splitPauseSeconds": 0.5,
     "splitActivity": 0.7
@@ -18882,7 +18882,8 @@ public enum EmbeddedModels {
       "eventF1Collar0.5s": 0.7234,
       "eventPrecision": 0.8947,
       "eventRecall": 0.6071,
-      "segmentF1_1s": 0.6571,
+      "eventF1SedEvalDefault": 0.4681,
+      "segmentF1_1s": 0.6763,
       "negativeFalseAlarms": 1,
       "negativeHours": 0.1446
     },
@@ -37701,7 +37702,7 @@ public enum EmbeddedModels {
     "onsetLeadSeconds": 0.023,
     "sensitivityLogitStep": 0.4,
     "onsetActivity": 1,
-    "onsetBacktrackSeconds": 1.5,
+    "onsetBacktrackSeconds": 0.375,
     "maxEventSeconds": 6,
     "impactShatterGate": {
       "impactFlux": 0.15,
@@ -37733,7 +37734,8 @@ public enum EmbeddedModels {
       "eventF1Collar0.5s": 0.9143,
       "eventPrecision": 1,
       "eventRecall": 0.8421,
-      "segmentF1_1s": 0.8298,
+      "eventF1SedEvalDefault": 0.7429,
+      "segmentF1_1s": 0.8172,
       "negativeFalseAlarms": 0,
       "negativeHours": 0.1446
     },
@@ -56588,7 +56590,7 @@ public enum EmbeddedModels {
     "onsetLeadSeconds": 0.023,
     "sensitivityLogitStep": 0.4,
     "onsetActivity": null,
-    "onsetBacktrackSeconds": 1.5,
+    "onsetBacktrackSeconds": 0.375,
     "maxEventSeconds": null
   },
   "training": {
@@ -56612,6 +56614,7 @@ public enum EmbeddedModels {
       "eventF1Collar0.5s": 0.7397,
       "eventPrecision": 0.6923,
       "eventRecall": 0.7941,
+      "eventF1SedEvalDefault": 0.5753,
       "segmentF1_1s": 0.9022,
       "negativeFalseAlarms": 0,
       "negativeHours": 0.1274

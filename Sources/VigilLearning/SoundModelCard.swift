@@ -92,6 +92,7 @@ public enum SoundModelCard {
         func p(_ x: Double) -> String { String(Int((x * 1000).rounded())).paddedThousandths }
         s += "| metric | value |\n|---|---|\n"
         s += "| event F1, 0.5 s onset collar, offsets ignored | \(p(figures.event.f1)) (P \(p(figures.event.precision)), R \(p(figures.event.recall)); TP \(figures.event.truePositives), FP \(figures.event.falsePositives), FN \(figures.event.falseNegatives)) |\n"
+        s += "| event F1, sed_eval default (0.2 s onset collar, offsets within max(0.2 s, 50 %)) | \(p(figures.eventSedEvalDefault.f1)) (TP \(figures.eventSedEvalDefault.truePositives), FP \(figures.eventSedEvalDefault.falsePositives), FN \(figures.eventSedEvalDefault.falseNegatives)) |\n"
         s += "| segment F1, 1 s segments | \(p(figures.segment.f1)) (TP \(figures.segment.truePositives), FP \(figures.segment.falsePositives), FN \(figures.segment.falseNegatives)) |\n"
         s += "| false alarms on negative files | \(figures.negativeFalseAlarms) in \(p(figures.negativeHours)) h (\(p(figures.falseAlarmsPerHour))/h) |\n\n"
         s += "## Known weaknesses\n\n"

@@ -22,7 +22,8 @@ import VigilScoring
 /// only). Output: `GRID=1` the best decision settings, `VERBOSE=1` validation files with errors,
 /// `PEREV=1` each validation event's peak probability, `BIAS=1` onset and offset errors per part,
 /// `LEADS=0,0.02,...` figures at other onset leads, `SENS=1` figures at every sensitivity level, `TRACE=file:t0:t1` probabilities,
-/// `SAVE=dir` writes the model.
+/// `ONSETS=1.5/0.375,-,...`, `SPLITS=0.5/0.7,-,...` and `GAPS=0.3,...` figures with other onset refinements, splitting at
+/// pauses and merge gaps on the validation part and on the training part's own files, `SAVE=dir` writes the model.
 @Suite("Diagnostics")
 struct Diagnostics {
     static let enabled = ProcessInfo.processInfo.environment["VIGIL_DIAG"] == "1" && DevData.available
@@ -146,6 +147,48 @@ struct Diagnostics {
                         String(
                             format: "  lead %.3f: eventF1 %.3f segF1 %.3f (TP %d FP %d FN %d)", lead, f.event.f1, f.segment.f1,
                             f.segment.truePositives, f.segment.falsePositives, f.segment.falseNegatives))
+                }
+            }
+            // Decision variants on the validation part and on the training part's original files
+            // (in-sample probabilities: this measures the rules, not the classifier). `ONSETS`:
+            // onset refinements `activity/backtrack` (activity "-" for none); `SPLITS`: splitting at
+            // pauses `pause/activity` ("-" for none); `GAPS`: merge gaps.
+            let trainRecs = recordings.filter {
+                !dev.validation.contains($0.name) && !$0.name.contains("#") && !$0.name.contains("@") && !$0.name.hasPrefix("synthetic-")
+            }
+            var decisionVariants: [(String, SoundModel)] = []
+            for spec in (env["ONSETS"] ?? "").split(separator: ",") {
+                let f = spec.split(separator: "/")
+                var m = model
+                m.decision.onsetActivity = f.first.flatMap { Double($0) }
+                if f.count > 1, let b = Double(f[1]) { m.decision.onsetBacktrackSeconds = b }
+                decisionVariants.append(("onset \(spec)", m))
+            }
+            for spec in (env["SPLITS"] ?? "").split(separator: ",") {
+                let f = spec.split(separator: "/")
+                var m = model
+                m.decision.splitPauseSeconds = f.first.flatMap { Double($0) }
+                if f.count > 1, let a = Double(f[1]) { m.decision.splitActivity = a }
+                decisionVariants.append(("split \(spec)", m))
+            }
+            for spec in (env["GAPS"] ?? "").split(separator: ",") {
+                var m = model
+                m.decision.mergeGapSeconds = Double(spec) ?? m.decision.mergeGapSeconds
+                decisionVariants.append(("gap \(spec)", m))
+            }
+            if !decisionVariants.isEmpty {
+                for (name, m) in decisionVariants {
+                    var line = "  \(name):"
+                    for (part, recs) in [("val", valRecs), ("train", trainRecs)] {
+                        var found: [String: [TrackedEvent]] = [:]
+                        for rec in recs { found[rec.name] = SoundModelTrainer.simulate(rec, model: m) }
+                        let s = SoundModelTrainer.score(label: label, found: found, recordings: recs, annotations: annotations, ignoring: ignoring)
+                        line += String(
+                            format: " %@ eventF1 %.3f (TP %d FP %d FN %d) sed_eval default %.3f FA %d |", part, s.event.f1,
+                            s.event.truePositives, s.event.falsePositives, s.event.falseNegatives, s.eventSedEvalDefault.f1,
+                            s.negativeFalseAlarms)
+                    }
+                    print(line)
                 }
             }
             if env["SENS"] == "1" {

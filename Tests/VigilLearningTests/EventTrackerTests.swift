@@ -106,4 +106,44 @@ struct EventTrackerTests {
         // The second part is known only when the event ends.
         #expect(events[1].detectedAt > events[1].offset - 0.5 && events[1].detectedAt > starts[0].detectedAt)
     }
+
+    /// Onsets of one event whose band activity starts at `activeFrom` while the model's decisions
+    /// rise at 2.0 s, with onset refinement at `backtrack` (nil: the default).
+    static func refinedOnset(activeFrom: Double, backtrack: Double?) throws -> Double {
+        var parameters = DecisionParameters(threshold: 0.5, mergeGapSeconds: 0.3)
+        parameters.onsetActivity = 1.5
+        if let backtrack { parameters.onsetBacktrackSeconds = backtrack }
+        let tracker = EventTracker(parameters: parameters, sensitivity: .medium, decisionPeriod: period, hop: 0.01)
+        var events: [TrackedEvent] = []
+        var frame = 0
+        for k in 0...100 {
+            let t = Double(k) * period
+            while Double(frame) * 0.01 <= t + 0.5 {
+                let ft = Double(frame) * 0.01
+                // Quiet, then some band 20 dB over its floor from `activeFrom` to 3 s.
+                let level: Float = (activeFrom..<3.0).contains(ft) ? 2 : 0.2
+                tracker.observeFrame(time: ft, flux: 0, lowFlux: 0, hfRatio: 0, meanRelative: level, maxRelative: level)
+                frame += 1
+            }
+            tracker.decide(centerTime: t, availableTime: t + 0.5, probability: (2.0..<3.0).contains(t) ? 0.9 : 0.05, into: &events)
+        }
+        tracker.finish(into: &events)
+        try #require(events.count == 1, "\(events)")
+        return events[0].onset
+    }
+
+    @Test("onset refinement moves the onset back over active frames, at most the backtrack limit")
+    func onsetRefinementIsBounded() throws {
+        // Activity a little before the first active decision (2.0 s): the onset moves to it.
+        #expect(abs(try Self.refinedOnset(activeFrom: 1.8, backtrack: nil) - 1.79) < 0.015)
+        // Activity from 1.0 s (a clip's own background before the bark): the default walks back
+        // no more than 0.375 s (half the long pooling window), not to 1.0 s.
+        let bounded = try Self.refinedOnset(activeFrom: 1.0, backtrack: nil)
+        #expect(bounded >= 2.0 - 0.375 - 0.011 && bounded < 1.7, "\(bounded)")
+        // The old limit (1.5 s) reached the start of that background.
+        #expect(abs(try Self.refinedOnset(activeFrom: 1.0, backtrack: 1.5) - 0.99) < 0.015)
+        // No activity before the decisions: the onset stays at the first active decision.
+        let unrefined = try Self.refinedOnset(activeFrom: 2.5, backtrack: nil)
+        #expect(unrefined > 1.9 && unrefined < 2.0, "\(unrefined)")
+    }
 }
