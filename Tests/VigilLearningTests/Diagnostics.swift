@@ -23,7 +23,8 @@ import VigilScoring
 /// `PEREV=1` each validation event's peak probability, `BIAS=1` onset and offset errors per part,
 /// `LEADS=0,0.02,...` figures at other onset leads, `SENS=1` figures at every sensitivity level, `TRACE=file:t0:t1` probabilities,
 /// `ONSETS=1.5/0.375,-,...`, `SPLITS=0.5/0.7,-,...` and `GAPS=0.3,...` figures with other onset refinements, splitting at
-/// pauses and merge gaps on the validation part and on the training part's own files, `SAVE=dir` writes the model.
+/// pauses and merge gaps on the validation part and on the training part's own files, `SAVE=dir` writes the model;
+/// `SALT=text` draws another validation part (the same rules with another salt).
 @Suite("Diagnostics")
 struct Diagnostics {
     static let enabled = ProcessInfo.processInfo.environment["VIGIL_DIAG"] == "1" && DevData.available
@@ -70,7 +71,17 @@ struct Diagnostics {
     func diagnose() throws {
         let env = ProcessInfo.processInfo.environment
         let started = Date()
-        let dev = try DevData.load()
+        var dev = try DevData.load()
+        if let salt = env["SALT"] {
+            // Another validation part, drawn as the shipped one is but with another salt (the
+            // augmented copies follow it): how much the figures depend on which files are held out.
+            dev.validation = DevelopmentSet.validationFiles(
+                provenance: dev.provenance, files: dev.files, annotations: dev.annotations, durations: dev.durations, salt: salt)
+            for label in ["dogBark", "glassBreak", "personTalking"] {
+                let all = dev.annotations.filter { $0.label == label }
+                print("split \(salt) \(label): \(all.filter { dev.validation.contains($0.file) }.count) of \(all.count) events in validation")
+            }
+        }
         let seed = env["SEED"].flatMap(UInt64.init) ?? 20_251_122
         var allRecordings = try DevData.trainingFeatures(
             dev, copies: env["COPIES"].flatMap(Int.init) ?? DevData.shippedCopies.copies,
