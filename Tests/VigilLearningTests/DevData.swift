@@ -96,12 +96,12 @@ enum DevData {
     /// each file played `factor` times faster by linear interpolation, so pitch and tempo scale
     /// together (a smaller or larger dog), named "file@rFACTOR" with its annotations scaled. With
     /// `onlyLabel`, only the files annotated with that label.
-    static func resampledVariants(_ dev: Set_, factors: [Double], onlyLabel: String? = nil) throws -> (
+    static func resampledVariants(_ dev: Set_, factors: [Double], onlyLabel: String? = nil, prefix: String = "") throws -> (
         recordings: [RecordingFeatures], annotations: [LabelEvent]
     ) {
         var recordings: [RecordingFeatures] = []
         var annotations: [LabelEvent] = []
-        for name in dev.files where !dev.validation.contains(name) {
+        for name in dev.files where !dev.validation.contains(name) && name.hasPrefix(prefix) {
             let own = dev.annotations.filter { $0.file == name }
             if let onlyLabel, !own.contains(where: { $0.label == onlyLabel }) { continue }
             let audio = try loadAudio(devDirectory.appendingPathComponent("audio/\(name)").path)

@@ -18,8 +18,8 @@ import VigilScoring
 /// `MINLEAF`, `L2`, `DEPTH`, `BINS`, `POSW` (the trees), `ACT` (``TrainingOptions/positiveActivity``),
 /// `MARGIN` (``TrainingOptions/boundaryMargin``), `IGNORE` (input names the trees must not split on,
 /// comma-separated prefixes, or exact names ending in `$`), `NOSYN=1` (no synthetic negatives),
-/// `RESAMPLE=0.84,1.19` (resampled copies of the training files, `RSCOPE=dog` for the files with barks
-/// only). Output: `GRID=1` the best decision settings, `VERBOSE=1` validation files with errors,
+/// `RESAMPLE=0.84,1.19` (resampled copies of the training files; `RSCOPE=dog`, `speech` or `glass` for the
+/// files with that label only, `RPREFIX=iso_speech` for names with that prefix only). Output: `GRID=1` the best decision settings, `VERBOSE=1` validation files with errors,
 /// `PEREV=1` each validation event's peak probability, `BIAS=1` onset and offset errors per part,
 /// `LEADS=0,0.02,...` figures at other onset leads, `SENS=1` figures at every sensitivity level, `TRACE=file:t0:t1` probabilities,
 /// `ONSETS=1.5/0.375,-,...`, `SPLITS=0.5/0.7,-,...` and `GAPS=0.3,...` figures with other onset refinements, splitting at
@@ -90,7 +90,8 @@ struct Diagnostics {
         if let factors = env["RESAMPLE"] {
             let extra = try DevData.resampledVariants(
                 dev, factors: factors.split(separator: ",").compactMap { Double($0) },
-                onlyLabel: env["RSCOPE"] == "dog" ? "dogBark" : nil)
+                onlyLabel: ["dog": "dogBark", "speech": "personTalking", "glass": "glassBreak"][env["RSCOPE"] ?? ""],
+                prefix: env["RPREFIX"] ?? "")
             allRecordings += extra.recordings
             annotations += extra.annotations
         }
