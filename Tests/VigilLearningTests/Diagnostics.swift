@@ -24,7 +24,8 @@ import VigilScoring
 /// `LEADS=0,0.02,...` figures at other onset leads, `SENS=1` figures at every sensitivity level, `TRACE=file:t0:t1` probabilities,
 /// `ONSETS=1.5/0.375,-,...`, `SPLITS=0.5/0.7,-,...` and `GAPS=0.3,...` figures with other onset refinements, splitting at
 /// pauses and merge gaps on the validation part and on the training part's own files, `SAVE=dir` writes the model;
-/// `SALT=text` draws another validation part (the same rules with another salt).
+/// `SALT=text` draws another validation part (the same rules with another salt); `CROSSFIT=1` prints cross-fitted
+/// figures over the whole development set (each training half scored by a model trained on everything else).
 @Suite("Diagnostics")
 struct Diagnostics {
     static let enabled = ProcessInfo.processInfo.environment["VIGIL_DIAG"] == "1" && DevData.available
@@ -201,6 +202,58 @@ struct Diagnostics {
                             s.negativeFalseAlarms)
                     }
                     print(line)
+                }
+            }
+            if env["CROSSFIT"] == "1" {
+                // Cross-fitted probabilities: the training part in two group-aware halves, each scored by a
+                // model trained on everything else (the validation part included); the validation part by
+                // the model above. The thresholds at the model's other decision settings on all of them.
+                let trainFiles = dev.files.filter { !dev.validation.contains($0) }
+                let halfA = DevelopmentSet.validationFiles(
+                    provenance: dev.provenance, files: trainFiles, annotations: dev.annotations, durations: dev.durations,
+                    validationPercent: 50, salt: "crossfit"
+                ).intersection(trainFiles)
+                let halfB = Swift.Set(trainFiles).subtracting(halfA)
+                var probs: [String: [Float]] = [:]
+                for rec in valRecs { probs[rec.name] = SoundModelTrainer.probabilities(rec, model: model) }
+                for half in [halfA, halfB] {
+                    let (foldModel, _) = SoundModelTrainer.train(
+                        label: label, recordings: recordings, annotations: annotations, validation: half,
+                        voiceBackground: dev.voiceBackground, seed: seed, options: options)
+                    for rec in recordings where half.contains(rec.name) {
+                        probs[rec.name] = SoundModelTrainer.probabilities(rec, model: foldModel)
+                    }
+                }
+                let all = recordings.filter { probs[$0.name] != nil }
+                print("  crossfit: halves \(halfA.count) + \(halfB.count) files, \(all.count) scored")
+                let segmentObjective = SoundModelTrainer.defaults(for: label).segmentObjective
+                for t in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99] {
+                    var d = model.decision
+                    d.threshold = t
+                    var line = String(format: "  threshold %.2f:", t)
+                    for (part, recs) in [("cross-fitted all", all), ("val", valRecs)] {
+                        var found: [String: [TrackedEvent]] = [:]
+                        for rec in recs {
+                            found[rec.name] = SoundModelTrainer.simulate(rec, classifier: model.classifier, decision: d, probabilities: probs[rec.name])
+                        }
+                        let f = SoundModelTrainer.score(label: label, found: found, recordings: recs, annotations: annotations, ignoring: ignoring)
+                        let f1 = segmentObjective ? f.segment.f1 : f.event.f1
+                        line += String(
+                            format: " %@ F1 %.3f (event %.3f TP %d FP %d FN %d) FA %d in %.3f h objective %.3f |", part, f1, f.event.f1,
+                            f.event.truePositives, f.event.falsePositives, f.event.falseNegatives, f.negativeFalseAlarms, f.negativeHours,
+                            f1 - 0.05 * max(0, f.falseAlarmsPerHour - 1))
+                    }
+                    print(line)
+                }
+                // The cross-fitted false alarms at the model's threshold, file by file.
+                let annotatedFiles = Swift.Set(annotations.map(\.file))
+                for rec in all where !annotatedFiles.contains(rec.name) {
+                    let events = ignoring.counted(
+                        SoundModelTrainer.simulate(rec, classifier: model.classifier, decision: model.decision, probabilities: probs[rec.name])
+                            .map { LabelEvent(file: rec.name, onset: $0.onset, offset: $0.offset, label: label) }, reference: [])
+                    if !events.isEmpty {
+                        print("  cross-fitted false alarms \(rec.name) [\(meta[rec.name] ?? "?")\(dev.validation.contains(rec.name) ? ", val" : "")]: \(events.map { String(format: "%.2f-%.2f", $0.onset, $0.offset) })")
+                    }
                 }
             }
             if env["SENS"] == "1" {
