@@ -30,12 +30,12 @@ public struct DecisionParameters: Sendable, Hashable {
     /// An event is confirmed only while it is at most this long; a confirmed (announced) event
     /// that goes on longer is reported ending at onset + this.
     public var maxEventSeconds: Double?
-    /// Longest onset refinement (seconds). The trainer uses half the long pooling window
-    /// (0.375 s): the first active decision's window reaches no further back than that, so
-    /// walking back further only finds the sound before the event (a clip's own background,
-    /// a fade-in). Models trained before 2026-11-25 (fourth session) used 1.5 s, which put
-    /// onsets up to 1.5 s early on the training part (docs/sound-models.md, "Onset refinement").
-    public var onsetBacktrackSeconds: Double = 0.375
+    /// Longest onset refinement (seconds): half the long pooling window (0.375 s). The first
+    /// active decision's window reaches no further back than that, so walking back further only
+    /// finds the sound before the event (a clip's own background, a fade-in). Models trained
+    /// before 2026-11-25 (fourth session) used 1.5 s, which put onsets up to 1.5 s early on the
+    /// training part (docs/sound-models.md, "Onset refinement"); their files keep that value.
+    public var onsetBacktrackSeconds: Double = FeatureSpec.current.longWindowSeconds / 2
     /// Splitting at pauses: within an event, runs of frames whose mean floor-relative band
     /// level is at or above ``splitActivity`` (log10 units), separated by quieter stretches of at
     /// least this long (seconds), are reported as separate events, each with the onset of its run

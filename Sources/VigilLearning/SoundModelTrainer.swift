@@ -430,10 +430,6 @@ public enum SoundModelTrainer {
         // no systematic onset error (the fixed 0.05 s used before 2026-11-25 put onsets about 0.02 s early).
         let onsetLead = (STFTConfiguration.standard(sampleRate: 44_100).hopDuration
             * Double(FeatureSpec.current.decisionStride) / 2 * 1000).rounded() / 1000
-        // The onset refinement walks back at most half the long pooling window: the first active
-        // decision's window reaches no further (1.5 s, used before, put onsets on the training
-        // part's clip lead-ins and fade-ins; docs/sound-models.md, "Onset refinement").
-        let onsetBacktrack = FeatureSpec.current.longWindowSeconds / 2
         // Splitting at pauses (the annotation convention: barks apart by 0.5 s, speech by 0.3 s).
         let splits: [(Double?, Double)] =
             label == "glassBreak" ? [(nil, 0.3)] : [(nil, 0.3)] + [0.2, 0.3, 0.5, 0.7, 1.0].map { (setup.splitPause, $0) }
@@ -446,7 +442,6 @@ public enum SoundModelTrainer {
                         var decision = DecisionParameters(threshold: t, mergeGapSeconds: gap, gate: setup.gate)
                         decision.onsetLeadSeconds = onsetLead
                         decision.onsetActivity = activity
-                        decision.onsetBacktrackSeconds = onsetBacktrack
                         decision.splitPauseSeconds = split.0
                         decision.splitActivity = split.1
                         if label == "glassBreak" { decision.maxEventSeconds = 6 }
@@ -457,14 +452,7 @@ public enum SoundModelTrainer {
                         }
                         let fig = score(
                             label: label, found: found, recordings: valRecs, annotations: annotations, ignoring: ignored)
-                        let f1 = setup.segmentObjective ? fig.segment.f1 : fig.event.f1
-                        // Event objective: ties (the 0.5 s collar cannot tell how far an onset is off) go to
-                        // the setting whose onsets and offsets agree best (sed_eval's default setting). Not
-                        // for personTalking: on its segment ties that preferred a 0.5 s merge gap, which
-                        // joins phrases the annotations split at 0.3 s pauses (whole-dev event F1 0.93 -> 0.81).
-                        let tieBreak = setup.segmentObjective ? 0 : 0.001 * fig.eventSedEvalDefault.f1
-                        let objective = f1 - 0.05 * max(0, fig.falseAlarmsPerHour - 1) + tieBreak
-                        results.append((decision, objective, fig))
+                        results.append((decision, objective(fig, segmentObjective: setup.segmentObjective), fig))
                     }
                     }
                 }
@@ -510,6 +498,18 @@ public enum SoundModelTrainer {
                 ] + metadata))
         let model = SoundModel(label: label, modelVersion: 2, classifier: classifier, decision: decision, training: training)
         return (model, chosen.figures)
+    }
+
+    /// What the decision grid maximises: validation event F1 (segment F1 for personTalking), less
+    /// 0.05 per false alarm per hour above 1. With the event objective, ties (the 0.5 s collar cannot
+    /// tell how far an onset is off) go to the setting whose onsets and offsets agree best: 0.001 x
+    /// the sed_eval-default event F1, less than one event changes the F1. Not with the segment
+    /// objective: on personTalking's segment ties that preferred a 0.5 s merge gap, which joins
+    /// phrases the annotations split at 0.3 s pauses (whole-dev event F1 0.93 -> 0.81).
+    public static func objective(_ figures: ValidationFigures, segmentObjective: Bool) -> Double {
+        let f1 = segmentObjective ? figures.segment.f1 : figures.event.f1
+        let tieBreak = segmentObjective ? 0 : 0.001 * figures.eventSedEvalDefault.f1
+        return f1 - 0.05 * max(0, figures.falseAlarmsPerHour - 1) + tieBreak
     }
 
     static func round4(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }

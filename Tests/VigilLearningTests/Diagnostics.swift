@@ -169,29 +169,22 @@ struct Diagnostics {
             let trainRecs = recordings.filter {
                 !dev.validation.contains($0.name) && !$0.name.contains("#") && !$0.name.contains("@") && !$0.name.hasPrefix("synthetic-")
             }
-            var decisionVariants: [(String, SoundModel)] = []
-            for spec in (env["ONSETS"] ?? "").split(separator: ",") {
-                let f = spec.split(separator: "/")
-                var m = model
-                m.decision.onsetActivity = f.first.flatMap { Double($0) }
-                if f.count > 1, let b = Double(f[1]) { m.decision.onsetBacktrackSeconds = b }
-                decisionVariants.append(("onset \(spec)", m))
-            }
-            for spec in (env["SPLITS"] ?? "").split(separator: ",") {
-                let f = spec.split(separator: "/")
-                var m = model
-                m.decision.splitPauseSeconds = f.first.flatMap { Double($0) }
-                if f.count > 1, let a = Double(f[1]) { m.decision.splitActivity = a }
-                decisionVariants.append(("split \(spec)", m))
-            }
-            for spec in (env["GAPS"] ?? "").split(separator: ",") {
-                var m = model
-                m.decision.mergeGapSeconds = Double(spec) ?? m.decision.mergeGapSeconds
-                decisionVariants.append(("gap \(spec)", m))
-            }
-            if !decisionVariants.isEmpty {
-                for (name, m) in decisionVariants {
-                    var line = "  \(name):"
+            let variantKinds: [(key: String, name: String, apply: (inout DecisionParameters, [Double?]) -> Void)] = [
+                ("ONSETS", "onset", { d, v in
+                    d.onsetActivity = v[0]
+                    if v.count > 1, let b = v[1] { d.onsetBacktrackSeconds = b }
+                }),
+                ("SPLITS", "split", { d, v in
+                    d.splitPauseSeconds = v[0]
+                    if v.count > 1, let a = v[1] { d.splitActivity = a }
+                }),
+                ("GAPS", "gap", { d, v in if let g = v[0] { d.mergeGapSeconds = g } }),
+            ]
+            for kind in variantKinds {
+                for spec in (env[kind.key] ?? "").split(separator: ",") {
+                    var m = model
+                    kind.apply(&m.decision, spec.split(separator: "/").map { Double($0) })
+                    var line = "  \(kind.name) \(spec):"
                     for (part, recs) in [("val", valRecs), ("train", trainRecs)] {
                         var found: [String: [TrackedEvent]] = [:]
                         for rec in recs { found[rec.name] = SoundModelTrainer.simulate(rec, model: m) }

@@ -134,6 +134,32 @@ struct FeatureTests {
         #expect(fig.negativeFalseAlarms == 1 && abs(fig.negativeHours - 0.5) < 1e-12 && fig.falseAlarmsPerHour == 2)
     }
 
+    @Test("onsets 0.35 s off pass the 0.5 s collar but not sed_eval's default; the grid's ties go to the closer onsets")
+    func closeOnsetsBreakTies() {
+        let ref = [LabelEvent(file: "a", onset: 1.0, offset: 2.0, label: "x"), LabelEvent(file: "b", onset: 1.0, offset: 2.0, label: "x")]
+        func tracked(_ on: Double, _ off: Double) -> TrackedEvent {
+            TrackedEvent(onset: on, offset: off, detectedAt: off, peakProbability: 1, meanProbability: 1)
+        }
+        let recordings = ["a", "b"].map { RecordingFeatures(name: $0, duration: 10, sampleRate: 44_100) }
+        // Close: both onsets within 0.05 s. Early: "b" starts 0.35 s early (an onset walked back into
+        // the sound before the event).
+        let close = SoundModelTrainer.score(
+            label: "x", found: ["a": [tracked(1.05, 2.0)], "b": [tracked(0.98, 1.95)]], recordings: recordings, annotations: ref)
+        let early = SoundModelTrainer.score(
+            label: "x", found: ["a": [tracked(1.05, 2.0)], "b": [tracked(0.65, 1.95)]], recordings: recordings, annotations: ref)
+        #expect(close.event.truePositives == 2 && early.event.truePositives == 2 && close.event.f1 == early.event.f1)
+        #expect(close.eventSedEvalDefault.truePositives == 2 && close.eventSedEvalDefault.f1 == 1)
+        #expect(early.eventSedEvalDefault.truePositives == 1 && early.eventSedEvalDefault.falsePositives == 1)
+        // The event objective prefers the close onsets on that tie; a whole event still outweighs it.
+        let missed = SoundModelTrainer.score(
+            label: "x", found: ["a": [tracked(1.05, 2.0)], "b": []], recordings: recordings, annotations: ref)
+        #expect(SoundModelTrainer.objective(close, segmentObjective: false) > SoundModelTrainer.objective(early, segmentObjective: false))
+        #expect(SoundModelTrainer.objective(early, segmentObjective: false) > SoundModelTrainer.objective(missed, segmentObjective: false))
+        // The segment objective (personTalking) has no tie-break: equal segments, equal objective.
+        #expect(close.segment == early.segment)
+        #expect(SoundModelTrainer.objective(close, segmentObjective: true) == SoundModelTrainer.objective(early, segmentObjective: true))
+    }
+
     @Test("voice background: a detection starting in it is not counted unless it overlaps a reference")
     func voiceBackgroundScoring() {
         let ref = [
