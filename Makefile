@@ -7,7 +7,7 @@ APT_PACKAGES := libsndfile1-dev libfftw3-dev libpng-dev pkg-config
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN  := .build/release/vigil
 
-.PHONY: all deps build demo test release clean help bench bench-instructions \
+.PHONY: all deps build demo test release clean help bench bench-instructions training-music \
 	test-asan test-tsan test-hostile test-hardening fuzz-build fuzz fuzz-smoke
 
 all: build
@@ -18,6 +18,7 @@ help:
 	@echo "make build   - release build of the vigil command (.build/release/vigil)"
 	@echo "make bench   - package-benchmark suites in Benchmarks/ (see BENCHMARKS.md)"
 	@echo "make bench-instructions - instructions per kernel unit, counted with callgrind"
+	@echo "make training-music - render Models/music-negatives (dogBark's training negatives) with FluidSynth"
 	@echo "make test-hardening - hostile-input tests, ASan and TSan test runs, 60 s fuzzing smoke run"
 	@echo "make test-asan / test-tsan - the test suite under AddressSanitizer / ThreadSanitizer"
 	@echo "make fuzz FUZZ_SECONDS=600 - the libFuzzer targets in Fuzz/ (see docs/fuzzing.md)"
@@ -48,6 +49,27 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest --skip HostileServerTests
 	$(SWIFT) test --skip-build --disable-xctest --filter HostileServerTests
+
+# The shipped dogBark model trains with generated music as extra negatives (docs/sound-models.md,
+# "Music negatives"): Models/music-negatives/*.mid rendered to 44.1 kHz WAV by FluidSynth with the
+# FluidR3_GM soundfont (both Debian packages; the render is deterministic). Only training needs it.
+TRAINING_MUSIC := .build/training-music
+SOUNDFONT      := /usr/share/sounds/sf2/FluidR3_GM.sf2
+training-music:
+	@missing=""; \
+	for p in fluidsynth fluid-soundfont-gm; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@mkdir -p $(TRAINING_MUSIC)
+	@for f in Models/music-negatives/*.mid; do \
+	  out=$(TRAINING_MUSIC)/$$(basename $$f .mid).wav; \
+	  [ -s $$out ] && continue; \
+	  timeout 60 fluidsynth -ni -q -T wav -g 0.5 -r 44100 -F $$out.tmp $(SOUNDFONT) $$f >/dev/null && mv $$out.tmp $$out || { rm -f $$out.tmp; echo "cannot render $$f"; exit 1; }; \
+	done
+	@echo "$$(ls $(TRAINING_MUSIC)/*.wav | wc -l) pieces in $(TRAINING_MUSIC)"
 
 # Sanitizer runs of the test suite, each in its own build directory (built once, then reused).
 # Every suite works under both sanitizers (make SANITIZER_SKIP= runs them all). By default one

@@ -44,6 +44,10 @@ public enum SoundModelCard {
         s += "category (events of each label, seconds of event-free files) stays at or below 35 % of its total; the rest is "
         s += "training. Background beds mixed under scenes (vacuum, dishwasher, street...) are shared between the parts. "
         s += "Extra training negatives: 9 synthetic steady noises (white, pink, brown; 3 levels), 4 files of abrupt noise bursts (0.05-1 s, -45 to -6 dBFS) and 6 files of steady sine and square tones (150-4000 Hz, 0.2-2 s), 20 s each (glassBreak: the steady noises only).\n\n"
+        if let count = model.training["extraNegativeFiles"]?.intValue, count > 0 {
+            s += "Also \(count) extra negative recordings, for training only (never validation): "
+            s += "\(model.training["extraNegativeSource"]?.stringValue ?? "given with --negatives").\n\n"
+        }
         s += "## Features (`\(spec.name)` v\(spec.version), \(spec.dimension) values per decision)\n\n"
         s += "Per STFT frame (standard shared STFT, ~23 ms frames, 50 % hop): \(spec.melBands) log-mel bands "
         s += "\(Int(spec.minFrequency))-\(Int(spec.maxFrequency)) Hz relative to a per-band background floor "

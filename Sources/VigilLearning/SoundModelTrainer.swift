@@ -229,6 +229,17 @@ public enum SoundModelTrainer {
     }
 
     /// Extracts decision vectors and gate values from a whole recording (runs the shared STFT).
+    /// Name prefix of extra negative recordings (``extraNegativeFeatures(name:samples:sampleRate:)``).
+    public static let extraNegativePrefix = "negative:"
+
+    /// Features of an extra negative recording: audio with no event of any label, outside the labeled
+    /// set (the shipped dogBark model's rendered music, `vigil train --negatives`). Its name carries
+    /// ``extraNegativePrefix``, so it never matches a labeled file's annotations and is never drawn
+    /// into the validation part: it is always training data.
+    public static func extraNegativeFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
+        extractFeatures(name: extraNegativePrefix + name, samples: samples, sampleRate: sampleRate)
+    }
+
     public static func extractFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
         let configuration = STFTConfiguration.standard(sampleRate: sampleRate)
         let stft = ShortTimeFourierTransform(configuration: configuration)

@@ -18,9 +18,13 @@ struct TrainCommand: ParsableCommand {
             Writes the model to --out and its model card (NAME.md) beside it; with --embed, also regenerates \
             the Swift source that compiles the models in the --out directory into the binary.
 
+            --negatives adds recordings with no event of any label (music, household noise...) to the training part \
+            only; the shipped dogBark model trains with the music rendered by `make training-music`.
+
             Example (the shipped models):
+              make training-music
               vigil train --labels ../shared/data/dev/labels.tsv ../shared/data/dev/audio --out Models/dogBark.json \\
-                --embed Sources/VigilDetectors/EmbeddedModels.swift
+                --negatives .build/training-music --embed Sources/VigilDetectors/EmbeddedModels.swift
             """)
 
     @Option(help: "Event annotations (TSV).")
@@ -44,6 +48,14 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Augmented copies per training file (gain, mixed negatives); default 2 for glassBreak, 0 otherwise.")
     var copies: Int?
 
+    @Option(
+        name: .customLong("negatives"),
+        help: ArgumentHelp(
+            "A directory (searched recursively) or file of extra negative recordings: audio with no event of any label, used "
+                + "for training only, never for validation. Repeatable.",
+            discussion: "The shipped dogBark model trains with rendered music: make training-music, then --negatives .build/training-music."))
+    var negatives: [String] = []
+
     @Option(help: "Also regenerate this Swift file embedding every model in the --out directory.")
     var embed: String?
 
@@ -59,6 +71,11 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("cannot train '\(resolvedLabel)': give --label dogBark, glassBreak or personTalking (or name --out after it)")
         }
         if let copies, copies < 0 || copies > 10 { throw ValidationError("--copies must be 0...10") }
+        let (negativeRecordings, negativeProblems) = InputDiscovery.expand(negatives)
+        if let problem = negativeProblems.first { throw ValidationError("--negatives \(problem)") }
+        for directory in negatives where !negativeRecordings.contains(where: { $0.path.hasPrefix(directory) }) {
+            throw ValidationError("--negatives \(directory): no audio files")
+        }
         // Checked before the minutes of training, so that their result is not lost to a typo.
         for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) {
             let directory = (path as NSString).deletingLastPathComponent
@@ -109,6 +126,18 @@ struct TrainCommand: ParsableCommand {
         where SoundModelTrainer.usesSyntheticConfusers(label) || !SoundModelTrainer.isSyntheticConfuser(name) {
             features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
         }
+        // Extra negatives: training only (their names carry SoundModelTrainer.extraNegativePrefix).
+        var extraNegatives = 0
+        for recording in InputDiscovery.expand(negatives).recordings {
+            do {
+                let decoded = try Self.decode(recording.path)
+                features.append(
+                    SoundModelTrainer.extraNegativeFeatures(name: recording.displayName, samples: decoded.samples, sampleRate: decoded.rate))
+                extraNegatives += 1
+            } catch {
+                AnalyzeCommand.stderr("warning: \(error); left out of training")
+            }
+        }
         let augmentCopies = copies ?? (label == "glassBreak" ? 2 : 0)
         if augmentCopies > 0 {
             let annotated = Set(annotations.map(\.file))
@@ -136,7 +165,12 @@ struct TrainCommand: ParsableCommand {
                 ("dataHash", .string("fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations))),
                 ("data", .string("\((audioDir as NSString).lastPathComponent) (\(files.count) files)")),
                 ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
-            ])
+            ]
+                + (extraNegatives > 0
+                    ? [
+                        ("extraNegativeFiles", .number(Double(extraNegatives))),
+                        ("extraNegativeSource", .string("\(extraNegatives) files from \(negatives.joined(separator: ", "))")),
+                    ] : []))
         try RecordingOutputWriter.atomicWrite(model.fileText, to: out)
         let card = SoundModelCard.markdown(
             model: model, figures: figures, provenance: provenanceRows, validation: validation,

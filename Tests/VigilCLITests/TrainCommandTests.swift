@@ -127,4 +127,54 @@ struct TrainCommandTests {
         #expect(result2.stderr.contains("--embed \(embed): directory"), "\(result2.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("dogBark.json").path))
     }
+
+    @Test("--negatives adds training-only negatives: counted in the training decisions and the data hash, never in validation, named in the card; a missing or empty folder is a usage error, a broken file a warning")
+    func extraNegatives() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let audio = dir.appendingPathComponent("audio").path
+        // Two unlabeled 4 s recordings at 16 kHz (steady chords, a sound unlike both classes of the set) and a broken file.
+        let negatives = dir.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: negatives, withIntermediateDirectories: true)
+        for k in 0..<2 {
+            var s = SignalBuffer(sampleRate: 16_000, duration: 4)
+            for f in [261.6, 329.6, 392.0] { s.addTone(frequency: f * Double(k + 1), start: 0.5, duration: 3, dBFS: -20) }
+            try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .wav16, to: negatives.appendingPathComponent("piece\(k).wav").path)
+        }
+        try Data("RIFF....WAVEjunk".utf8).write(to: negatives.appendingPathComponent("broken.wav"))
+        var models: [JSONValue] = []
+        for extra in [[], ["--negatives", negatives.path]] {
+            let out = dir.appendingPathComponent("m\(models.count)/dogBark.json").path
+            try FileManager.default.createDirectory(
+                atPath: (out as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let result = try CommandRunner.run(["train", "--labels", labels, audio, "--out", out, "--no-progress"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            if !extra.isEmpty {
+                #expect(result.stderr.contains("broken.wav"), "\(result.stderr)")
+                let card = try String(contentsOfFile: (out as NSString).deletingPathExtension + ".md", encoding: .utf8)
+                #expect(card.contains("Also 2 extra negative recordings, for training only"), "\(card)")
+            }
+            models.append(try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: out))))
+        }
+        let (plain, withNegatives) = (models[0]["training"]!, models[1]["training"]!)
+        #expect(plain["extraNegativeFiles"] == nil)
+        #expect(withNegatives["extraNegativeFiles"]?.intValue == 2)
+        #expect(withNegatives["validationFiles"] == plain["validationFiles"])
+        // 4 s at 16 kHz: one decision per 4 hops of 128 samples (32 ms), so about 125 decisions per piece.
+        let added = (withNegatives["trainingDecisions"]?.intValue ?? 0) - (plain["trainingDecisions"]?.intValue ?? 0)
+        #expect((230...260).contains(added), "\(added) decisions added")
+        #expect(withNegatives["dataHash"] != plain["dataHash"])
+
+        let out = dir.appendingPathComponent("dogBark.json").path
+        let missing = try CommandRunner.run(["train", "--labels", labels, audio, "--out", out, "--negatives", "/nonexistent-music"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("--negatives /nonexistent-music: no such file or directory"), "\(missing.stderr)")
+        let empty = dir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try CommandRunner.run(["train", "--labels", labels, audio, "--out", out, "--negatives", empty.path])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("--negatives \(empty.path): no audio files"), "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

@@ -162,6 +162,34 @@ enum DevData {
         try trainingFeatures(dev, copies: shippedCopies.copies, lowSNRCopies: shippedCopies.lowSNRCopies, seed: seed)
     }
 
+    /// Where `make training-music` renders Models/music-negatives/*.mid (FluidSynth, FluidR3_GM).
+    static let trainingMusicDirectory = packageRoot.appendingPathComponent(".build/training-music")
+
+    /// The labels whose shipped recipe adds the rendered music as extra negatives.
+    static let labelsTrainedWithMusic: Swift.Set<String> = ["dogBark"]
+
+    /// The extra negative recordings of `label`'s shipped recipe (the rendered music for dogBark, none for
+    /// the others), in file-name order. Throws, naming the fix, when the music has not been rendered.
+    static func extraNegatives(for label: String) throws -> [RecordingFeatures] {
+        guard labelsTrainedWithMusic.contains(label) else { return [] }
+        let pieces = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Models/music-negatives").path)
+            .filter { $0.hasSuffix(".mid") }.sorted()
+        return try pieces.map { piece in
+            let name = piece.replacingOccurrences(of: ".mid", with: ".wav")
+            let path = trainingMusicDirectory.appendingPathComponent(name).path
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw TrainingDataMissing(path: path)
+            }
+            let audio = try loadAudio(path)
+            return SoundModelTrainer.extraNegativeFeatures(name: name, samples: audio.samples, sampleRate: audio.sampleRate)
+        }
+    }
+
+    struct TrainingDataMissing: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "\(path) is missing: run `make training-music` (renders Models/music-negatives with FluidSynth)" }
+    }
+
     /// Trains the shipped models of `labels` (fixed seed) and writes Models/NAME.json, Models/NAME.md
     /// and Sources/VigilDetectors/EmbeddedModels.swift.
     static func trainShippedModels(labels: [String], seed: UInt64 = 20_251_122) throws {
@@ -177,18 +205,26 @@ enum DevData {
         let allRecordings = try shippedTrainingFeatures(dev, seed: seed)
         let recordings = allRecordings.filter { !$0.name.contains("#") }
         print("features: \(recordings.count) files in \(Date().timeIntervalSince(started)) s")
-        let hash = SoundModelTrainer.dataHash(recordings: allRecordings, annotations: dev.annotations)
         for label in labels {
             let t0 = Date()
+            let extras = try extraNegatives(for: label)
+            let hash = SoundModelTrainer.dataHash(recordings: allRecordings + extras, annotations: dev.annotations)
             let (model, fig) = SoundModelTrainer.train(
-                label: label, recordings: DevData.recordings(for: label, allRecordings), annotations: dev.annotations, validation: dev.validation,
+                label: label, recordings: DevData.recordings(for: label, allRecordings) + extras, annotations: dev.annotations,
+                validation: dev.validation,
                 voiceBackground: dev.voiceBackground, seed: seed, options: shippedOptions(for: label),
                 metadata: [
                     ("dataHash", .string("fnv1a64:" + hash)),
                     ("data", .string("shared/data/dev (232 files)")),
                     ("split", .string("group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %")),
                     ("extraNegatives", .string("9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)")),
-                ])
+                ]
+                    + (extras.isEmpty
+                        ? []
+                        : [
+                            ("extraNegativeFiles", .number(Double(extras.count))),
+                            ("extraNegativeSource", .string(musicSource(count: extras.count))),
+                        ]))
             print(
                 "\(label): event F1 \(fig.event.f1) (TP \(fig.event.truePositives) FP \(fig.event.falsePositives) FN \(fig.event.falseNegatives)) segment F1 \(fig.segment.f1) FA \(fig.negativeFalseAlarms) in \(fig.negativeHours) h threshold \(model.decision.threshold) [\(Date().timeIntervalSince(t0)) s]"
             )
@@ -200,6 +236,13 @@ enum DevData {
             try card.write(to: models.appendingPathComponent("\(label).md"), atomically: true, encoding: .utf8)
         }
         try writeEmbedded()
+    }
+
+    /// The model card's description of the rendered music.
+    static func musicSource(count: Int) -> String {
+        "\(count) pieces of generated music, 20 s each (Models/music-negatives: MIDI written by generate.py, seed 1; piano, "
+            + "organ, accordion, guitars, strings, brass, reeds, flutes, synth leads and pads, with bass and drums in some; "
+            + "rendered by `make training-music` with FluidSynth 2.3.1 and the FluidR3_GM soundfont, MIT licence)"
     }
 
     /// Regenerates EmbeddedModels.swift from the files in Models/.

@@ -17,7 +17,8 @@ import VigilScoring
 /// `VARIANTS` (which copies a run trains on: `k`, `s`, `-` for none), `ITER`, `LR`, `LEAVES`,
 /// `MINLEAF`, `L2`, `DEPTH`, `BINS`, `POSW` (the trees), `ACT` (``TrainingOptions/positiveActivity``),
 /// `MARGIN` (``TrainingOptions/boundaryMargin``), `IGNORE` (input names the trees must not split on,
-/// comma-separated prefixes, or exact names ending in `$`), `NOSYN=1` (no synthetic negatives),
+/// comma-separated prefixes, or exact names ending in `$`), `NOSYN=1` (no synthetic negatives), `NOMUSIC=1` (not the rendered music of dogBark's recipe), `EXTRA=dir`
+/// (every audio file in the folder as an extra training negative; `EXTRAGAIN` scales them),
 /// `RESAMPLE=0.84,1.19` (resampled copies of the training files; `RSCOPE=dog`, `speech` or `glass` for the
 /// files with that label only, `RPREFIX=iso_speech` for names with that prefix only). Output: `GRID=1` the best decision settings, `VERBOSE=1` validation files with errors,
 /// `PEREV=1` each validation event's peak probability, `BIAS=1` onset and offset errors per part,
@@ -96,6 +97,17 @@ struct Diagnostics {
             allRecordings += extra.recordings
             annotations += extra.annotations
         }
+        if let dir = env["EXTRA"] {
+            // Extra negative recordings (every audio file in the folder), always in the training part.
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".wav") || $0.hasSuffix(".flac") }.sorted()
+            for name in names {
+                let audio = try DevData.loadAudio("\(dir)/\(name)")
+                let gain = Float(env["EXTRAGAIN"].flatMap(Double.init) ?? 1)
+                allRecordings.append(
+                    SoundModelTrainer.extraNegativeFeatures(name: name, samples: audio.samples.map { $0 * gain }, sampleRate: audio.sampleRate))
+            }
+            print("extra negatives: \(names.count) files from \(dir)")
+        }
         print("features in \(Date().timeIntervalSince(started)) s")
         let meta = try DevData.text("files_meta.tsv").split(separator: "\n").reduce(into: [String: String]()) {
             let f = $1.split(separator: "\t", omittingEmptySubsequences: false)
@@ -104,7 +116,9 @@ struct Diagnostics {
         for label in (env["LABELS"] ?? "dogBark,glassBreak,personTalking").split(separator: ",").map(String.init) {
             let options = Self.options(for: label, env)
             let variants = env["VARIANTS"].map { Swift.Set($0.split(separator: ",").map(String.init).filter { $0 != "-" }) }
+            // The shipped recipe's extra negatives (dogBark: the rendered music), unless NOMUSIC=1.
             var recordings = DevData.recordings(for: label, allRecordings, variants: variants)
+                + (env["NOMUSIC"] == "1" ? [] : try DevData.extraNegatives(for: label))
             if env["NOSYN"] == "1" { recordings = recordings.filter { !$0.name.hasPrefix("synthetic-") } }
             let trainingStarted = Date()
             let (model, fig) = SoundModelTrainer.train(
@@ -168,6 +182,7 @@ struct Diagnostics {
             // pauses `pause/activity` ("-" for none); `GAPS`: merge gaps.
             let trainRecs = recordings.filter {
                 !dev.validation.contains($0.name) && !$0.name.contains("#") && !$0.name.contains("@") && !$0.name.hasPrefix("synthetic-")
+                    && !$0.name.hasPrefix(SoundModelTrainer.extraNegativePrefix)
             }
             let variantKinds: [(key: String, name: String, apply: (inout DecisionParameters, [Double?]) -> Void)] = [
                 ("ONSETS", "onset", { d, v in

@@ -30,8 +30,10 @@ struct TrainSoundModels {
         .enabled(if: ProcessInfo.processInfo.environment["VIGIL_CHECK_MODELS"] == "1" && DevData.available, "VIGIL_CHECK_MODELS=1"))
     func shippedDataHash() throws {
         let dev = try DevData.load()
-        let hash = "fnv1a64:" + SoundModelTrainer.dataHash(recordings: try DevData.shippedTrainingFeatures(dev), annotations: dev.annotations)
+        let recordings = try DevData.shippedTrainingFeatures(dev)
         for label in ["dogBark", "glassBreak", "personTalking"] {
+            let extras = try DevData.extraNegatives(for: label)
+            let hash = "fnv1a64:" + SoundModelTrainer.dataHash(recordings: recordings + extras, annotations: dev.annotations)
             let model = try #require(LearnedSoundDetector.shippedModel(for: EventTriggerType(rawValue: label)!))
             #expect(model.training["dataHash"]?.stringValue == hash, "\(label): retrain (VIGIL_TRAIN=1)")
         }

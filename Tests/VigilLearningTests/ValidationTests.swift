@@ -45,23 +45,19 @@ struct ValidationTests {
             ("glassBreak", figures["glassBreak"]!.event.f1, 0.85, true),
             ("personTalking", figures["personTalking"]!.segment.f1, 0.90, true),
         ]
-        // Measured with the shipped models: dogBark 0.723 (docs/sound-models.md).
-        let floors: [String: Double] = ["dogBark": 0.72]
+        // Measured with the shipped models: dogBark 0.474 (docs/sound-models.md; 0.723 before the music
+        // negatives of the fifth session of 2026-11-25 moved its operating point to 0 false alarms).
+        let floors: [String: Double] = ["dogBark": 0.47]
         for (label, value, target, met) in targets {
             print("\(label): \(String(format: "%.3f", value)) vs target \(target): \(value >= target ? "met" : "NOT MET")")
             if met { #expect(value >= target, "\(label) below its target") } else { #expect(value >= floors[label]!, "\(label) below its measured floor") }
         }
-        // At most 1 false alarm per hour on the negatives: met by glassBreak and personTalking. dogBark
-        // has one false alarm in the 0.145 h (6.9/h, NOT MET): at the start of a street-music clip in
-        // scene_neg_058 (27.6-28.1 s) whose harmonic 0.25 s sound it takes for a bark with p 0.997
-        // (docs/sound-models.md); asserted as the measured count so that more fail.
+        // At most 1 false alarm per hour on the negatives: met by all three on the validation part (dogBark
+        // since its music negatives; before, 1 in 0.145 h on a street-music clip in scene_neg_058). The
+        // cross-fitted estimate over the whole development set is higher (docs/sound-models.md).
         for (label, fig) in figures {
-            if label == "dogBark" {
-                print("dogBark: \(fig.negativeFalseAlarms) false alarms in \(fig.negativeHours) h vs target 1/h: \(fig.falseAlarmsPerHour <= 1 ? "met" : "NOT MET")")
-                #expect(fig.negativeFalseAlarms <= 1, "dogBark: \(fig.negativeFalseAlarms) false alarms")
-            } else {
-                #expect(fig.falseAlarmsPerHour <= 1, "\(label): \(fig.negativeFalseAlarms) false alarms")
-            }
+            print("\(label): \(fig.negativeFalseAlarms) false alarms in \(fig.negativeHours) h vs target 1/h: \(fig.falseAlarmsPerHour <= 1 ? "met" : "NOT MET")")
+            #expect(fig.falseAlarmsPerHour <= 1, "\(label): \(fig.negativeFalseAlarms) false alarms")
         }
     }
 }
