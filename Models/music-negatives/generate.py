@@ -1,3 +1,9 @@
+"""Writes the generated music that dogBark trains on as negatives (see README.md).
+
+Usage: python3 generate.py OUT_DIR COUNT [SEED]   (the committed files: generate.py . 40 1; needs mido)
+Each piece is 20 s: a random key, tempo and meter, a chord progression, a melody over an
+accompaniment, bass and drums in some, on General MIDI instruments. Deterministic for a seed.
+"""
 import mido, random, sys, os
 out = sys.argv[1]; n = int(sys.argv[2]); seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 os.makedirs(out, exist_ok=True)
