@@ -18854,7 +18854,7 @@ public enum EmbeddedModels {
     "mergeGapSeconds": 0.5,
     "minActiveDecisions": 1,
     "onsetLeadSeconds": 0.023,
-    "sensitivityLogitStep": 0.4,
+    "sensitivityLogitStep": 1.14,
     "onsetActivity": 1,
     "onsetBacktrackSeconds": 0.375,
     "maxEventSeconds": null

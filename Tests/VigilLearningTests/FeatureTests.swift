@@ -134,6 +134,35 @@ struct FeatureTests {
         #expect(fig.negativeFalseAlarms == 1 && abs(fig.negativeHours - 0.5) < 1e-12 && fig.falseAlarmsPerHour == 2)
     }
 
+    @Test("the sensitivity step lets level 10 reach the threshold with the best F1 below level 5's, and is never under 0.4")
+    func sensitivityStep() {
+        let grid = [0.2, 0.3, 0.4, 0.5, 0.7, 0.9, 0.97, 0.99]
+        func step(_ f1: [Double], threshold: Double = 0.99) -> Double {
+            SoundModelTrainer.sensitivityStep(threshold: threshold, candidates: Array(zip(grid, f1)))
+        }
+        func levelTen(_ step: Double, threshold: Double = 0.99) -> Double {
+            var d = DecisionParameters(threshold: threshold, mergeGapSeconds: 0.5)
+            d.sensitivityLogitStep = step
+            return d.threshold(for: Sensitivity(10))
+        }
+        // Nothing below level 5's threshold does better: the plain step.
+        #expect(step([0.3, 0.35, 0.4, 0.42, 0.44, 0.46, 0.47, 0.474]) == 0.4)
+        #expect(step([0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2]) == 0.4)
+        #expect(SoundModelTrainer.sensitivityStep(threshold: 0.99, candidates: []) == 0.4)
+        // The best F1 at 0.40 (the dogBark case): logit(0.99) - logit(0.40) = 5.00 over five levels.
+        let dog = step([0.55, 0.57, 0.583, 0.58, 0.56, 0.5, 0.48, 0.474])
+        #expect(dog == 1.0)
+        #expect(abs(levelTen(dog) - 0.40) < 0.005, "\(levelTen(dog))")
+        // Equal F1 at several thresholds: the highest of them (the fewest detections).
+        #expect(step([0.6, 0.6, 0.6, 0.5, 0.5, 0.5, 0.5, 0.474]) == step([0.1, 0.1, 0.6, 0.5, 0.5, 0.5, 0.5, 0.474]))
+        // A better F1 close under the threshold: level 10 with 0.4 already goes lower, so 0.4.
+        #expect(step([0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.6, 0.5]) == 0.4)
+        #expect(levelTen(0.4) < 0.97)
+        // Thresholds above level 5's never count; a NaN F1 (no events at all) is skipped.
+        #expect(step([.nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan], threshold: 0.2) == 0.4)
+        #expect(step([.nan, 0.4, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3], threshold: 0.5) == 0.4)
+    }
+
     @Test("onsets 0.35 s off pass the 0.5 s collar but not sed_eval's default; the grid's ties go to the closer onsets")
     func closeOnsetsBreakTies() {
         let ref = [LabelEvent(file: "a", onset: 1.0, offset: 2.0, label: "x"), LabelEvent(file: "b", onset: 1.0, offset: 2.0, label: "x")]
