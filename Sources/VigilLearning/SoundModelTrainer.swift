@@ -228,7 +228,6 @@ public enum SoundModelTrainer {
         return out
     }
 
-    /// Extracts decision vectors and gate values from a whole recording (runs the shared STFT).
     /// Name prefix of extra negative recordings (``extraNegativeFeatures(name:samples:sampleRate:)``).
     public static let extraNegativePrefix = "negative:"
 
@@ -240,6 +239,7 @@ public enum SoundModelTrainer {
         extractFeatures(name: extraNegativePrefix + name, samples: samples, sampleRate: sampleRate)
     }
 
+    /// Extracts decision vectors and gate values from a whole recording (runs the shared STFT).
     public static func extractFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
         let configuration = STFTConfiguration.standard(sampleRate: sampleRate)
         let stft = ShortTimeFourierTransform(configuration: configuration)
@@ -476,20 +476,17 @@ public enum SoundModelTrainer {
         }
         // Best setting; its threshold is then the middle of the near-best thresholds of that setting.
         let best = results.max { $0.objective < $1.objective }!
-        let same = results.filter {
+        // The best setting's results at every threshold.
+        let setting = results.filter {
             $0.decision.mergeGapSeconds == best.decision.mergeGapSeconds && $0.decision.onsetActivity == best.decision.onsetActivity
                 && $0.decision.minActiveDecisions == best.decision.minActiveDecisions
                 && $0.decision.splitPauseSeconds == best.decision.splitPauseSeconds
-                && $0.decision.splitActivity == best.decision.splitActivity && $0.objective >= best.objective - 0.01
+                && $0.decision.splitActivity == best.decision.splitActivity
         }
+        let same = setting.filter { $0.objective >= best.objective - 0.01 }
         let chosen = same[same.count / 2]
         var decision = chosen.decision
         // Sensitivity: level 10 reaches at least the setting's most sensitive useful threshold.
-        let setting = results.filter {
-            $0.decision.mergeGapSeconds == decision.mergeGapSeconds && $0.decision.onsetActivity == decision.onsetActivity
-                && $0.decision.minActiveDecisions == decision.minActiveDecisions
-                && $0.decision.splitPauseSeconds == decision.splitPauseSeconds && $0.decision.splitActivity == decision.splitActivity
-        }
         decision.sensitivityLogitStep = sensitivityStep(
             threshold: decision.threshold,
             candidates: setting.map { ($0.decision.threshold, setup.segmentObjective ? $0.figures.segment.f1 : $0.figures.event.f1) })
