@@ -24,15 +24,23 @@ help:
 	@echo "make fuzz FUZZ_SECONDS=600 - the libFuzzer targets in Fuzz/ (see docs/fuzzing.md)"
 	@echo "VIGIL_NATIVE=1 make build  - opt-in -target-cpu haswell tuning (not portable)"
 
-# Installs the Debian packages that are not installed yet (apt-get update only when needed).
-deps:
+# $(call apt_install,PACKAGES): installs those of the Debian PACKAGES that are not installed yet
+# (apt-get update only when needed). "Installed" is dpkg's status "install ok installed": a removed
+# package whose configuration files remain is not.
+define apt_install
 	@missing=""; \
-	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+deps:
+	$(call apt_install,$(APT_PACKAGES))
 
 build: deps
 	$(SWIFT) build -c release --product vigil
@@ -56,13 +64,7 @@ test: deps
 TRAINING_MUSIC := .build/training-music
 SOUNDFONT      := /usr/share/sounds/sf2/FluidR3_GM.sf2
 training-music:
-	@missing=""; \
-	for p in fluidsynth fluid-soundfont-gm; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  $(SUDO) apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	$(call apt_install,fluidsynth fluid-soundfont-gm)
 	@mkdir -p $(TRAINING_MUSIC)
 	@for f in Models/music-negatives/*.mid; do \
 	  out=$(TRAINING_MUSIC)/$$(basename $$f .mid).wav; \
