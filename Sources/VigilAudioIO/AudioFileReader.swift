@@ -34,6 +34,16 @@ public final class AudioFileReader {
     private let interleaved: UnsafeMutableBufferPointer<Float>
     /// Frames the container header declares, when it declares more than the file holds.
     private let headerFrameCount: Int64?
+    /// Frames fewer than declared that still count as the whole stream (lossy streams only).
+    private let lengthToleranceFrames: Int64
+
+    /// How much shorter than its declared length a lossy stream (Ogg Vorbis or Opus, MPEG audio)
+    /// may decode without being reported as truncated, in seconds. Those containers declare the
+    /// length from the last page's granule position or an MP3's Xing header, which encoder delay,
+    /// padding and end trimming can leave above what decodes: 0.002-0.19 s short in released music
+    /// (Debian's wesnoth, hyperrogue and drascula soundtracks), which every player plays whole. A
+    /// lossless or PCM container's length is exact, so any shortfall there is a cut file.
+    public static let lossyLengthToleranceSeconds = 1.0
 
     /// Opens `path`. Throws ``AudioFileError`` naming the file and the reason.
     /// - Parameters:
@@ -88,6 +98,9 @@ public final class AudioFileReader {
         formatDescription = AudioFileReader.describe(format: info.format)
         interleaved = .allocate(capacity: self.blockFrames * Int(info.channels))
         headerFrameCount = AudioFileReader.headerDeclaredFrames(handle: h, info: info)
+        lengthToleranceFrames =
+            AudioFileReader.isLossyStream(format: info.format)
+            ? Int64(Double(info.samplerate) * Self.lossyLengthToleranceSeconds) : 0
     }
 
     deinit {
@@ -169,7 +182,7 @@ public final class AudioFileReader {
                 reason: "decoding failed after \(framesRead) frames: \(message)")
         }
         let declared = max(declaredFrameCount, headerFrameCount ?? 0)
-        if framesRead < declared {
+        if framesRead + lengthToleranceFrames < declared {
             throw AudioFileError(
                 path: path, kind: .truncated,
                 reason: "truncated: header declares \(declared) frames, file holds \(framesRead)")
@@ -216,6 +229,15 @@ public final class AudioFileReader {
     /// holds. libsndfile silently shortens `frames` to what is present and notes the header's
     /// figure in its log as `data : DECLARED (should be PRESENT)`. Streaming writers put 0 or
     /// 0xFFFFFFFF in the length field; those mean "unknown length", not truncation.
+    /// Whether `format` is a lossy stream whose declared length is an estimate (Ogg, MPEG audio).
+    static func isLossyStream(format: Int32) -> Bool {
+        let major = Int(format) & Int(SF_FORMAT_TYPEMASK)
+        let sub = Int(format) & Int(SF_FORMAT_SUBMASK)
+        return major == Int(SF_FORMAT_OGG) || major == Int(SF_FORMAT_MPEG)
+            || [Int(SF_FORMAT_VORBIS), Int(SF_FORMAT_OPUS), Int(SF_FORMAT_MPEG_LAYER_I), Int(SF_FORMAT_MPEG_LAYER_II), Int(SF_FORMAT_MPEG_LAYER_III)]
+                .contains(sub)
+    }
+
     private static func headerDeclaredFrames(handle: OpaquePointer, info: SF_INFO) -> Int64? {
         let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
         guard major == Int(SF_FORMAT_WAV) || major == Int(SF_FORMAT_AIFF) || major == Int(SF_FORMAT_WAVEX)

@@ -171,6 +171,65 @@ struct AudioFileReaderTests {
         #expect(total == 10_000)
     }
 
+    /// An Ogg Vorbis file whose last page declares `extraFrames` more than it encodes, as real
+    /// encoders' delay and padding leave it (the page's CRC recomputed, so the file stays valid).
+    static func oggDeclaringMore(than signal: SignalBuffer, extraFrames: Int64, at path: String) throws {
+        try AudioFileWriter.write(signal.samples, sampleRate: Int(signal.sampleRate), format: .oggVorbis, to: path)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // The last page: the last "OggS" capture pattern.
+        var last = -1
+        for i in 0..<(bytes.count - 27) where bytes[i] == 0x4F && bytes[i + 1] == 0x67 && bytes[i + 2] == 0x67 && bytes[i + 3] == 0x53 {
+            last = i
+        }
+        try #require(last >= 0)
+        let segments = Int(bytes[last + 26])
+        let bodyLength = (0..<segments).reduce(0) { $0 + Int(bytes[last + 27 + $1]) }
+        let pageEnd = last + 27 + segments + bodyLength
+        try #require(pageEnd == bytes.count)
+        var granule: Int64 = 0
+        for k in 0..<8 { granule |= Int64(bytes[last + 6 + k]) << (8 * k) }
+        granule += extraFrames
+        for k in 0..<8 { bytes[last + 6 + k] = UInt8(truncatingIfNeeded: granule >> (8 * k)) }
+        // Ogg's CRC-32 (polynomial 0x04C11DB7, not reflected, initial 0) over the page with a zero CRC field.
+        for k in 22..<26 { bytes[last + k] = 0 }
+        var crc: UInt32 = 0
+        for byte in bytes[last..<pageEnd] {
+            crc ^= UInt32(byte) << 24
+            for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? (crc << 1) ^ 0x04C1_1DB7 : crc << 1 }
+        }
+        for k in 0..<4 { bytes[last + 22 + k] = UInt8(truncatingIfNeeded: crc >> (8 * k)) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test("a lossy stream that decodes up to 1 s shorter than it declares is whole; more is truncated; PCM allows nothing")
+    func lossyLengthTolerance() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var signal = SignalBuffer(sampleRate: 44_100, duration: 3)
+        signal.addTone(frequency: 440, start: 0, duration: 3, dBFS: -10)
+        // 0.2 s more declared than encoded (real MP3 and Vorbis soundtracks: 0.002-0.19 s): read whole.
+        let padded = dir.appendingPathComponent("padded.ogg").path
+        try Self.oggDeclaringMore(than: signal, extraFrames: 8_820, at: padded)
+        let (samples, reader) = try readAll(padded)
+        #expect(reader.declaredFrameCount == Int64(signal.samples.count) + 8_820)
+        // The decoder no longer trims the last block to the declared end: up to one Vorbis block more.
+        #expect(samples.count >= signal.samples.count && samples.count < signal.samples.count + 2_048, "\(samples.count) of \(signal.samples.count)")
+        // 3 s more (a stream cut after its length was written): truncated, after every sample is delivered.
+        let cut = dir.appendingPathComponent("cut.ogg").path
+        try Self.oggDeclaringMore(than: signal, extraFrames: 132_300, at: cut)
+        let error = #expect(throws: AudioFileError.self) { _ = try readAll(cut) }
+        #expect(error?.kind == .truncated)
+        #expect(error?.path == cut)
+        #expect(AudioFileReader.lossyLengthToleranceSeconds == 1)
+        // A WAV 100 frames (2 ms) short of its header is truncated: PCM lengths are exact.
+        let wav = dir.appendingPathComponent("short.wav").path
+        try AudioFileWriter.write(signal.samples, sampleRate: 44_100, format: .wav16, to: wav)
+        let data = try Data(contentsOf: URL(fileURLWithPath: wav))
+        try data.prefix(data.count - 200).write(to: URL(fileURLWithPath: wav))
+        let pcmError = #expect(throws: AudioFileError.self) { _ = try readAll(wav) }
+        #expect(pcmError?.kind == .truncated)
+    }
+
     @Test("NaN and infinite samples become silence and are counted")
     func nonFinite() throws {
         let dir = try makeTemporaryDirectory()
