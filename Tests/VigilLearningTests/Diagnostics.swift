@@ -24,7 +24,7 @@ import VigilScoring
 /// `PEREV=1` each validation event's peak probability, `BIAS=1` onset and offset errors per part,
 /// `LEADS=0,0.02,...` figures at other onset leads, `SENS=1` figures at every sensitivity level, `TRACE=file:t0:t1` probabilities,
 /// `ONSETS=1.5/0.375,-,...`, `SPLITS=0.5/0.7,-,...` and `GAPS=0.3,...` figures with other onset refinements, splitting at
-/// pauses and merge gaps on the validation part and on the training part's own files, `SAVE=dir` writes the model;
+/// pauses and merge gaps on the validation part and on the training part's own files, `SAVE=dir` writes the model; `EVALDIR=dir` counts the events reported on every audio file in a folder, taken as negatives;
 /// `SALT=text` draws another validation part (the same rules with another salt); `CROSSFIT=1` prints cross-fitted
 /// figures over the whole development set (each training half scored by a model trained on everything else).
 @Suite("Diagnostics")
@@ -337,6 +337,21 @@ struct Diagnostics {
                     let p = SoundModelTrainer.probabilities(rec, model: model)
                     for (t, v) in zip(rec.centerTimes, p) where t >= t0 && t <= t1 { print(String(format: "  %.2f %.3f", t, v)) }
                 }
+            }
+            if let dir = env["EVALDIR"] {
+                // Events reported on every audio file in the folder, all taken as negatives (music, say).
+                let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+                var seconds = 0.0
+                var files = 0
+                var perLevel = [Int](repeating: 0, count: 11)
+                for name in names where [".wav", ".flac", ".ogg", ".mp3"].contains(where: name.hasSuffix) {
+                    guard let audio = try? DevData.loadAudio("\(dir)/\(name)") else { continue }
+                    let rec = SoundModelTrainer.extractFeatures(name: name, samples: audio.samples, sampleRate: audio.sampleRate)
+                    seconds += Double(audio.samples.count) / audio.sampleRate
+                    files += 1
+                    for level in [5, 8, 10] { perLevel[level] += SoundModelTrainer.simulate(rec, model: model, sensitivity: Sensitivity(level)).count }
+                }
+                print(String(format: "  EVALDIR %@: %d files, %.2f h: events at sensitivity 5 / 8 / 10: %d / %d / %d", dir, files, seconds / 3600, perLevel[5], perLevel[8], perLevel[10]))
             }
             if let dir = env["SAVE"] {
                 try model.fileText.write(toFile: "\(dir)/\(label).json", atomically: true, encoding: .utf8)
