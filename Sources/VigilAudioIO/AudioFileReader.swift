@@ -225,10 +225,6 @@ public final class AudioFileReader {
         return Int64(ftello(f))
     }
 
-    /// For PCM WAV/AIFF: the frame count the header declares when it is larger than the file
-    /// holds. libsndfile silently shortens `frames` to what is present and notes the header's
-    /// figure in its log as `data : DECLARED (should be PRESENT)`. Streaming writers put 0 or
-    /// 0xFFFFFFFF in the length field; those mean "unknown length", not truncation.
     /// Whether `format` is a lossy stream whose declared length is an estimate (Ogg, MPEG audio).
     static func isLossyStream(format: Int32) -> Bool {
         let major = Int(format) & Int(SF_FORMAT_TYPEMASK)
@@ -238,6 +234,10 @@ public final class AudioFileReader {
                 .contains(sub)
     }
 
+    /// For PCM WAV/AIFF: the frame count the header declares when it is larger than the file
+    /// holds. libsndfile silently shortens `frames` to what is present and notes the header's
+    /// figure in its log as `data : DECLARED (should be PRESENT)`. Streaming writers put 0 or
+    /// 0xFFFFFFFF in the length field; those mean "unknown length", not truncation.
     private static func headerDeclaredFrames(handle: OpaquePointer, info: SF_INFO) -> Int64? {
         let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
         guard major == Int(SF_FORMAT_WAV) || major == Int(SF_FORMAT_AIFF) || major == Int(SF_FORMAT_WAVEX)

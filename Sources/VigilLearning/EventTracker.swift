@@ -55,9 +55,14 @@ public struct DecisionParameters: Sendable, Hashable {
     /// logit(θ) = logit(threshold) − step × (level − 5).
     public func threshold(for sensitivity: Sensitivity) -> Double {
         let level = 1 + sensitivity.fraction * 9
-        let t = min(max(threshold, 1e-6), 1 - 1e-6)
-        let l = log(t / (1 - t)) - sensitivityLogitStep * (level - 5)
+        let l = Self.logit(threshold) - sensitivityLogitStep * (level - 5)
         return 1 / (1 + exp(-l))
+    }
+
+    /// log(p / (1 − p)), with p kept within 1e-6 of 0 and 1 (the scale of the sensitivity mapping).
+    public static func logit(_ p: Double) -> Double {
+        let q = min(max(p, 1e-6), 1 - 1e-6)
+        return log(q / (1 - q))
     }
 }
 

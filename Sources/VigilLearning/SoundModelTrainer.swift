@@ -528,10 +528,6 @@ public enum SoundModelTrainer {
     /// (dogBark with music negatives: level 5 at 0.99, where its validation recall is 0.32; with 0.4
     /// level 10 was 0.93 and found no more barks.)
     public static func sensitivityStep(threshold: Double, candidates: [(threshold: Double, f1: Double)]) -> Double {
-        func logit(_ p: Double) -> Double {
-            let q = min(max(p, 1e-6), 1 - 1e-6)
-            return log(q / (1 - q))
-        }
         let atThreshold = candidates.filter { $0.threshold == threshold }.map(\.f1).max() ?? 0
         // The best F1 below the threshold; of equal ones the highest threshold (fewest detections).
         guard
@@ -539,6 +535,7 @@ public enum SoundModelTrainer {
                 .max(by: { $0.f1 != $1.f1 ? $0.f1 < $1.f1 : $0.threshold < $1.threshold }),
             best.f1 > atThreshold
         else { return minimumSensitivityStep }
+        let logit = DecisionParameters.logit
         let step = ((logit(threshold) - logit(best.threshold)) / 5 * 100).rounded() / 100
         return max(minimumSensitivityStep, step)
     }

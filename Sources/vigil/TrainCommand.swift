@@ -71,10 +71,10 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("cannot train '\(resolvedLabel)': give --label dogBark, glassBreak or personTalking (or name --out after it)")
         }
         if let copies, copies < 0 || copies > 10 { throw ValidationError("--copies must be 0...10") }
-        let (negativeRecordings, negativeProblems) = InputDiscovery.expand(negatives)
-        if let problem = negativeProblems.first { throw ValidationError("--negatives \(problem)") }
-        for directory in negatives where !negativeRecordings.contains(where: { $0.path.hasPrefix(directory) }) {
-            throw ValidationError("--negatives \(directory): no audio files")
+        for path in negatives {
+            let (found, problems) = InputDiscovery.expand([path])
+            if let problem = problems.first { throw ValidationError("--negatives \(problem)") }
+            if found.isEmpty { throw ValidationError("--negatives \(path): no audio files") }
         }
         // Checked before the minutes of training, so that their result is not lost to a typo.
         for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) {
