@@ -5,8 +5,14 @@ import PackageDescription
 // The default build runs on any x86-64.
 import Foundation
 let nativeFlags: [SwiftSetting] =
-    ProcessInfo.processInfo.environment["VIGIL_NATIVE"] == "1"
-    ? [.unsafeFlags(["-target-cpu", "haswell"])] : []
+    (ProcessInfo.processInfo.environment["VIGIL_NATIVE"] == "1"
+        ? [.unsafeFlags(["-target-cpu", "haswell"])] : [])
+    // Opt-in: VIGIL_OPTIMIZED_DEBUG=1 compiles Vigil's own modules with -O in debug builds too
+    // (dependencies and test code stay -Onone). `make test` and the sanitizer runs set it: the
+    // test suite's signal processing and training then run several times faster. A package that
+    // depends on Vigil never sees it (no unsafe flags unless the variable is set).
+    + (ProcessInfo.processInfo.environment["VIGIL_OPTIMIZED_DEBUG"] == "1"
+        ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : [])
 
 let package = Package(
     name: "Vigil",
