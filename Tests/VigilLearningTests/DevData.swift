@@ -92,6 +92,21 @@ enum DevData {
         return out
     }
 
+    /// `x` played `factor` times faster, by linear interpolation (a rate change by `factor`, or a
+    /// pitch and tempo shift when the rate is kept).
+    static func linearResample(_ x: [Float], factor: Double) -> [Float] {
+        guard !x.isEmpty, factor > 0 else { return x }
+        let count = Int(Double(x.count) / factor)
+        var y = [Float](repeating: 0, count: count)
+        for i in 0..<count {
+            let position = Double(i) * factor
+            let k = min(Int(position), x.count - 1)
+            let fraction = Float(position - Double(k))
+            y[i] = x[k] + (x[min(k + 1, x.count - 1)] - x[k]) * fraction
+        }
+        return y
+    }
+
     /// Resampled copies of the training files (a diagnostics experiment, not in any shipped recipe):
     /// each file played `factor` times faster by linear interpolation, so pitch and tempo scale
     /// together (a smaller or larger dog), named "file@rFACTOR" with its annotations scaled. With
@@ -108,14 +123,7 @@ enum DevData {
             let x = audio.samples
             guard !x.isEmpty else { continue }
             for factor in factors where factor > 0 {
-                let count = Int(Double(x.count) / factor)
-                var y = [Float](repeating: 0, count: count)
-                for i in 0..<count {
-                    let position = Double(i) * factor
-                    let k = min(Int(position), x.count - 1)
-                    let fraction = Float(position - Double(k))
-                    y[i] = x[k] + (x[min(k + 1, x.count - 1)] - x[k]) * fraction
-                }
+                let y = linearResample(x, factor: factor)
                 let variant = "\(name)@r\(factor)"
                 recordings.append(SoundModelTrainer.extractFeatures(name: variant, samples: y, sampleRate: audio.sampleRate))
                 for e in own {

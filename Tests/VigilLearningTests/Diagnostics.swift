@@ -24,7 +24,9 @@ import VigilScoring
 /// `PEREV=1` each validation event's peak probability, `BIAS=1` onset and offset errors per part,
 /// `LEADS=0,0.02,...` figures at other onset leads, `SENS=1` figures at every sensitivity level, `TRACE=file:t0:t1` probabilities,
 /// `ONSETS=1.5/0.375,-,...`, `SPLITS=0.5/0.7,-,...` and `GAPS=0.3,...` figures with other onset refinements, splitting at
-/// pauses and merge gaps on the validation part and on the training part's own files, `SAVE=dir` writes the model; `EVALDIR=dir` counts the events reported on every audio file in a folder, taken as negatives;
+/// pauses and merge gaps on the validation part and on the training part's own files, `SAVE=dir` writes the model; `EVALDIR=dir` counts the events reported on every audio file in a folder, taken as negatives,
+/// at sensitivity 5 to 10 (with `EVALLABELS=tsv` it also scores the folder's .wav files against those labels);
+/// `EXTRAPOS=dir` with `EXTRAPOSLABELS=tsv` adds labelled recordings (.wav) to the training part; `PRINTVAL=1` lists the validation files;
 /// `SALT=text` draws another validation part (the same rules with another salt); `CROSSFIT=1` prints cross-fitted
 /// figures over the whole development set (each training half scored by a model trained on everything else).
 @Suite("Diagnostics")
@@ -108,6 +110,19 @@ struct Diagnostics {
             }
             print("extra negatives: \(names.count) files from \(dir)")
         }
+        if let dir = env["EXTRAPOS"], let labelsPath = env["EXTRAPOSLABELS"] {
+            // Extra labeled recordings (every .wav in the folder, events from a labels TSV with the
+            // folder's file names), always in the training part: recordings from other sources.
+            let extraLabels = DevelopmentSet.parseLabels(try String(contentsOfFile: labelsPath, encoding: .utf8))
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".wav") }.sorted()
+            for name in names {
+                let audio = try DevData.loadAudio("\(dir)/\(name)")
+                allRecordings.append(SoundModelTrainer.extractFeatures(name: "extra-positive:\(name)", samples: audio.samples, sampleRate: audio.sampleRate))
+            }
+            annotations += extraLabels.map { LabelEvent(file: "extra-positive:\($0.file)", onset: $0.onset, offset: $0.offset, label: $0.label) }
+            print("extra labeled recordings: \(names.count) files, \(extraLabels.count) events from \(dir)")
+        }
+        if env["PRINTVAL"] == "1" { print("validation files: \(dev.validation.sorted().joined(separator: " "))") }
         print("features in \(Date().timeIntervalSince(started)) s")
         let meta = try DevData.text("files_meta.tsv").split(separator: "\n").reduce(into: [String: String]()) {
             let f = $1.split(separator: "\t", omittingEmptySubsequences: false)
@@ -349,9 +364,24 @@ struct Diagnostics {
                     let rec = SoundModelTrainer.extractFeatures(name: name, samples: audio.samples, sampleRate: audio.sampleRate)
                     seconds += Double(audio.samples.count) / audio.sampleRate
                     files += 1
-                    for level in [5, 8, 10] { perLevel[level] += SoundModelTrainer.simulate(rec, model: model, sensitivity: Sensitivity(level)).count }
+                    for level in 5...10 { perLevel[level] += SoundModelTrainer.simulate(rec, model: model, sensitivity: Sensitivity(level)).count }
                 }
-                print(String(format: "  EVALDIR %@: %d files, %.2f h: events at sensitivity 5 / 8 / 10: %d / %d / %d", dir, files, seconds / 3600, perLevel[5], perLevel[8], perLevel[10]))
+                print(String(format: "  EVALDIR %@: %d files, %.2f h: events at sensitivity 5 / 6 / 7 / 8 / 9 / 10: %d / %d / %d / %d / %d / %d", dir, files, seconds / 3600, perLevel[5], perLevel[6], perLevel[7], perLevel[8], perLevel[9], perLevel[10]))
+                if let labelsPath = env["EVALLABELS"] {
+                    // The same folder scored against its own labels (event F1, 0.5 s onset collar).
+                    let refs = DevelopmentSet.parseLabels(try String(contentsOfFile: labelsPath, encoding: .utf8)).filter { $0.label == label }
+                    var recs: [RecordingFeatures] = []
+                    for name in names where name.hasSuffix(".wav") {
+                        let audio = try DevData.loadAudio("\(dir)/\(name)")
+                        recs.append(SoundModelTrainer.extractFeatures(name: name, samples: audio.samples, sampleRate: audio.sampleRate))
+                    }
+                    for level in 5...10 {
+                        var found: [String: [TrackedEvent]] = [:]
+                        for rec in recs { found[rec.name] = SoundModelTrainer.simulate(rec, model: model, sensitivity: Sensitivity(level)) }
+                        let f = SoundModelTrainer.score(label: label, found: found, recordings: recs, annotations: refs).event
+                        print(String(format: "  EVALLABELS level %d: event F1 %.3f (TP %d FP %d FN %d)", level, f.f1, f.truePositives, f.falsePositives, f.falseNegatives))
+                    }
+                }
             }
             if let dir = env["SAVE"] {
                 try model.fileText.write(toFile: "\(dir)/\(label).json", atomically: true, encoding: .utf8)
