@@ -12,7 +12,7 @@ RELEASE_BIN  := .build/release/vigil
 VIGIL_OPTIMIZED_DEBUG ?= 1
 export VIGIL_OPTIMIZED_DEBUG
 
-.PHONY: all deps build demo test release clean help bench bench-instructions training-music music-check bark-check \
+.PHONY: all deps build demo test release clean help bench bench-instructions training-music training-words music-check bark-check \
 	test-asan test-tsan test-hostile test-hardening fuzz-build fuzz fuzz-smoke
 
 all: build
@@ -24,6 +24,7 @@ help:
 	@echo "make bench   - package-benchmark suites in Benchmarks/ (see BENCHMARKS.md)"
 	@echo "make bench-instructions - instructions per kernel unit, counted with callgrind"
 	@echo "make training-music - render Models/music-negatives (dogBark's training negatives) with FluidSynth"
+	@echo "make training-words - make Models/word-positives (personTalking's extra training words) from Debian's qabcs-data"
 	@echo "make music-check - false alarms of the learned detectors on 3.6 h of released music (Debian packages)"
 	@echo "make bark-check - dogBark recall on barks of unseen dogs (Debian packages' sound effects; needs ../shared)"
 	@echo "make test-hardening - hostile-input tests, ASan and TSan test runs, 60 s fuzzing smoke run"
@@ -90,6 +91,21 @@ training-music:
 	  timeout 60 fluidsynth -ni -q -T wav -g 0.5 -r 44100 -F $$out.tmp $(SOUNDFONT) $$f >/dev/null && mv $$out.tmp $$out || { rm -f $$out.tmp; echo "cannot render $$f"; exit 1; }; \
 	done
 	@echo "$$(ls $(TRAINING_MUSIC)/*.wav | wc -l) pieces in $(TRAINING_MUSIC)"
+
+# The shipped personTalking model trains with single words of other voices as extra labeled
+# recordings (docs/sound-models.md, "Words of other speakers"): Models/word-positives/generate.py
+# over the spoken words of Debian's qabcs-data (GPL-3+; downloaded into .build, never installed or
+# copied into the project), run by Debian's python3 with python3-numpy and python3-soundfile (the
+# same bytes every time on Debian 12). Only training needs it.
+TRAINING_WORDS := .build/training-words
+WORDS_SOURCE   := .build/training-words-source
+training-words:
+	$(call apt_install,python3-numpy python3-soundfile)
+	@mkdir -p $(WORDS_SOURCE)/debs $(WORDS_SOURCE)/x
+	$(call deb_unpack,$(WORDS_SOURCE),qabcs-data)
+	@[ -s $(TRAINING_WORDS)/labels.tsv ] || /usr/bin/python3 Models/word-positives/generate.py \
+	  $(WORDS_SOURCE)/x/usr/share/qabcs/abcs $(TRAINING_WORDS)
+	@echo "$$(ls $(TRAINING_WORDS)/*.wav | wc -l) recordings, $$(wc -l < $(TRAINING_WORDS)/labels.tsv) words in $(TRAINING_WORDS)"
 
 # False alarms of the learned detectors on real music none of them trained on (docs/sound-models.md,
 # "Music negatives for dogBark"): the 92 soundtrack tracks of four Debian game-music packages

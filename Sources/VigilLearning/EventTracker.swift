@@ -43,6 +43,18 @@ public struct DecisionParameters: Sendable, Hashable {
     public var splitPauseSeconds: Double?
     /// Activity level for ``splitPauseSeconds`` (mean over the bands, log10 units over the band floor).
     public var splitActivity: Double = 0.3
+    /// Bout continuation: for this long after the last active decision of a reported event
+    /// (seconds), a new event starts at ``boutThreshold`` instead of ``threshold`` (nil: none).
+    /// A dog barks in bouts: once one bark of a bout is sure, the next ones need less evidence,
+    /// while a sound that is not a bark rarely scores high enough to open a bout.
+    public var boutSeconds: Double?
+    /// Start threshold at sensitivity 5 within a bout (``boutSeconds``); other levels move its logit
+    /// by ``boutLogitStep`` per level, and it is never above the start threshold at that level.
+    public var boutThreshold: Double = 0.5
+    /// Change of the bout threshold's logit per sensitivity step: the models' smallest step, not
+    /// ``sensitivityLogitStep`` (dogBark's 1.14 would put the bout threshold at 0.003 at level 10,
+    /// where every background frame after a bark would start an event).
+    public static let boutLogitStep = 0.4
 
     /// Creates parameters.
     public init(threshold: Double, mergeGapSeconds: Double, gate: ImpactShatterGate? = nil) {
@@ -57,6 +69,13 @@ public struct DecisionParameters: Sendable, Hashable {
         let level = 1 + sensitivity.fraction * 9
         let l = Self.logit(threshold) - sensitivityLogitStep * (level - 5)
         return 1 / (1 + exp(-l))
+    }
+
+    /// The start threshold within a bout at `sensitivity` (see ``boutSeconds``).
+    public func boutThreshold(for sensitivity: Sensitivity) -> Double {
+        let level = 1 + sensitivity.fraction * 9
+        let l = Self.logit(boutThreshold) - Self.boutLogitStep * (level - 5)
+        return min(threshold(for: sensitivity), 1 / (1 + exp(-l)))
     }
 
     /// log(p / (1 − p)), with p kept within 1e-6 of 0 and 1 (the scale of the sensitivity mapping).
@@ -137,7 +156,12 @@ public final class EventTracker {
     public let parameters: DecisionParameters
     /// The start threshold in use.
     public let startThreshold: Double
-    private let releaseThreshold: Double
+    /// The start threshold within a bout (``DecisionParameters/boutSeconds``; the start threshold without bouts).
+    public let boutStartThreshold: Double
+    /// The open event's start threshold (the bout threshold when it started within a bout).
+    private var eventThreshold: Double
+    /// A new event starts at the bout threshold while its decision centre is at or before this.
+    private var boutUntil = -Double.infinity
     private let halfStride: Double
     private var recent: [(time: Double, available: Double, p: Double)] = {
         var r: [(time: Double, available: Double, p: Double)] = []
@@ -168,7 +192,8 @@ public final class EventTracker {
     public init(parameters: DecisionParameters, sensitivity: Sensitivity, decisionPeriod: Double, hop: Double) {
         self.parameters = parameters
         startThreshold = parameters.threshold(for: sensitivity)
-        releaseThreshold = startThreshold * parameters.releaseRatio
+        boutStartThreshold = parameters.boutSeconds == nil ? startThreshold : parameters.boutThreshold(for: sensitivity)
+        eventThreshold = startThreshold
         halfStride = decisionPeriod / 2
         self.hop = hop
     }
@@ -221,9 +246,9 @@ public final class EventTracker {
 
     private func step(_ t: Double, _ available: Double, _ p: Double, _ events: inout [TrackedEvent]) {
         if active {
-            if p >= releaseThreshold {
+            if p >= eventThreshold * parameters.releaseRatio {
                 lastAbove = t
-                if p >= startThreshold { count += 1 }
+                if p >= eventThreshold { count += 1 }
                 peak = max(peak, p)
                 sum += p
                 sumCount += 1
@@ -231,9 +256,12 @@ public final class EventTracker {
                 close(&events)
             }
             if active && !confirmed { confirm(at: available) }
+            if active && confirmed, let bout = parameters.boutSeconds { boutUntil = max(boutUntil, lastAbove + bout) }
         }
-        if !active && p >= startThreshold {
+        let threshold = t <= boutUntil ? boutStartThreshold : startThreshold
+        if !active && p >= threshold {
             active = true
+            eventThreshold = threshold
             onset = max(0, t - parameters.onsetLeadSeconds)
             if let a = parameters.onsetActivity {
                 // Walk back from the decision centre while the frames stay active.
@@ -274,6 +302,7 @@ public final class EventTracker {
         }
         confirmed = true
         detectedAt = available
+        if let bout = parameters.boutSeconds { boutUntil = max(boutUntil, lastAbove + bout) }
     }
 
     /// The open event, once confirmed and not yet handed out (nil otherwise): onset, offset so

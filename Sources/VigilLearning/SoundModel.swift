@@ -59,6 +59,10 @@ public struct SoundModel: Sendable, Hashable {
             d.append(("splitPauseSeconds", .number(pause)))
             d.append(("splitActivity", .number(decision.splitActivity)))
         }
+        if let bout = decision.boutSeconds {
+            d.append(("boutSeconds", .number(bout)))
+            d.append(("boutThreshold", .number(decision.boutThreshold)))
+        }
         if let g = decision.gate {
             d.append(
                 (
@@ -179,6 +183,14 @@ public struct SoundModel: Sendable, Hashable {
         decision.maxEventSeconds = d["maxEventSeconds"]?.doubleValue
         decision.splitPauseSeconds = d["splitPauseSeconds"]?.doubleValue
         if let v = d["splitActivity"]?.doubleValue { decision.splitActivity = v }
+        if let bout = d["boutSeconds"]?.doubleValue {
+            guard bout.isFinite, bout > 0 else { throw SoundModelError("decision.boutSeconds: \(bout) is not a positive number of seconds") }
+            guard let b = d["boutThreshold"]?.doubleValue, b > 0, b < 1 else {
+                throw SoundModelError("decision.boutThreshold: missing or not a probability strictly between 0 and 1")
+            }
+            decision.boutSeconds = bout
+            decision.boutThreshold = b
+        }
         if let g = d["impactShatterGate"] {
             var gate = ImpactShatterGate()
             if let v = g["impactFlux"]?.doubleValue { gate.impactFlux = v }

@@ -48,6 +48,10 @@ public enum SoundModelCard {
             s += "Also \(count) extra negative recordings, for training only (never validation): "
             s += "\(model.training["extraNegativeSource"]?.stringValue ?? "given with --negatives").\n\n"
         }
+        if let count = model.training["extraPositiveFiles"]?.intValue, count > 0 {
+            s += "Also \(count) extra labeled recordings, for training only (never validation): "
+            s += "\(model.training["extraPositiveSource"]?.stringValue ?? "given with --positives").\n\n"
+        }
         s += "## Features (`\(spec.name)` v\(spec.version), \(spec.dimension) values per decision)\n\n"
         s += "Per STFT frame (standard shared STFT, ~23 ms frames, 50 % hop): \(spec.melBands) log-mel bands "
         s += "\(Int(spec.minFrequency))-\(Int(spec.maxFrequency)) Hz relative to a per-band background floor "

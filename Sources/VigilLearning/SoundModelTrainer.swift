@@ -239,6 +239,17 @@ public enum SoundModelTrainer {
         extractFeatures(name: extraNegativePrefix + name, samples: samples, sampleRate: sampleRate)
     }
 
+    /// Name prefix of extra labeled recordings (``extraPositiveFeatures(name:samples:sampleRate:)``).
+    public static let extraPositivePrefix = "positive:"
+
+    /// Features of an extra labeled recording, outside the labeled set (the shipped personTalking
+    /// model's words of other speakers, `vigil train --positives`). Its name carries
+    /// ``extraPositivePrefix`` (its annotations must too), so it never collides with a labeled file
+    /// and is never drawn into the validation part: it is always training data.
+    public static func extraPositiveFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
+        extractFeatures(name: extraPositivePrefix + name, samples: samples, sampleRate: sampleRate)
+    }
+
     /// Extracts decision vectors and gate values from a whole recording (runs the shared STFT).
     public static func extractFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
         let configuration = STFTConfiguration.standard(sampleRate: sampleRate)

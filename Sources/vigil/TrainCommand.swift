@@ -19,7 +19,9 @@ struct TrainCommand: ParsableCommand {
             the Swift source that compiles the models in the --out directory into the binary.
 
             --negatives adds recordings with no event of any label (music, household noise...) to the training part \
-            only; the shipped dogBark model trains with the music rendered by `make training-music`.
+            only; the shipped dogBark model trains with the music rendered by `make training-music`. --positives adds \
+            labeled recordings (a directory with its own labels.tsv) to the training part only; the shipped \
+            personTalking model trains with the words made by `make training-words`.
 
             Example (the shipped models):
               make training-music
@@ -56,6 +58,14 @@ struct TrainCommand: ParsableCommand {
             discussion: "The shipped dogBark model trains with rendered music: make training-music, then --negatives .build/training-music."))
     var negatives: [String] = []
 
+    @Option(
+        name: .customLong("positives"),
+        help: ArgumentHelp(
+            "A directory of extra labeled recordings: its audio files (searched recursively) and their events in DIR/labels.tsv "
+                + "(file names relative to DIR), used for training only, never for validation.",
+            discussion: "The shipped personTalking model trains with other speakers' words: make training-words, then --positives .build/training-words."))
+    var positives: String?
+
     @Option(help: "Also regenerate this Swift file embedding every model in the --out directory.")
     var embed: String?
 
@@ -76,6 +86,7 @@ struct TrainCommand: ParsableCommand {
             if let problem = problems.first { throw ValidationError("--negatives \(problem)") }
             if found.isEmpty { throw ValidationError("--negatives \(path): no audio files") }
         }
+        if let positives { _ = try Self.extraPositives(positives, label: resolvedLabel) }
         // Checked before the minutes of training, so that their result is not lost to a typo.
         for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) {
             let directory = (path as NSString).deletingLastPathComponent
@@ -95,7 +106,7 @@ struct TrainCommand: ParsableCommand {
         guard let labelText = FileManager.default.contents(atPath: labels).map({ String(decoding: $0, as: UTF8.self) }) else {
             throw ValidationError("--labels \(labels): cannot read file")
         }
-        let annotations = DevelopmentSet.parseLabels(labelText)
+        var annotations = DevelopmentSet.parseLabels(labelText)
         let provenanceRows = try ProvenanceFile.rows(named: provenance, labels: labels) ?? []
 
         let (recordings, _) = InputDiscovery.expand([audioDir])
@@ -127,15 +138,18 @@ struct TrainCommand: ParsableCommand {
             features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
         }
         // Extra negatives: training only (their names carry SoundModelTrainer.extraNegativePrefix).
-        var extraNegatives = 0
-        for recording in InputDiscovery.expand(negatives).recordings {
-            do {
-                let decoded = try Self.decode(recording.path)
-                features.append(
-                    SoundModelTrainer.extraNegativeFeatures(name: recording.displayName, samples: decoded.samples, sampleRate: decoded.rate))
-                extraNegatives += 1
-            } catch {
-                AnalyzeCommand.stderr("warning: \(error); left out of training")
+        let extraNegativeFeatures = Self.extraFeatures(InputDiscovery.expand(negatives).recordings, SoundModelTrainer.extraNegativeFeatures)
+        features += extraNegativeFeatures
+        let extraNegatives = extraNegativeFeatures.count
+        // Extra labeled recordings: training only (their names and events carry SoundModelTrainer.extraPositivePrefix).
+        var extraPositives = 0
+        if let positives {
+            let extra = try Self.extraPositives(positives, label: label)
+            let extraPositiveFeatures = Self.extraFeatures(extra.recordings, SoundModelTrainer.extraPositiveFeatures)
+            features += extraPositiveFeatures
+            extraPositives = extraPositiveFeatures.count
+            annotations += extra.events.map {
+                LabelEvent(file: SoundModelTrainer.extraPositivePrefix + $0.file, onset: $0.onset, offset: $0.offset, label: $0.label)
             }
         }
         let augmentCopies = copies ?? (label == "glassBreak" ? 2 : 0)
@@ -170,6 +184,11 @@ struct TrainCommand: ParsableCommand {
                     ? [
                         ("extraNegativeFiles", .number(Double(extraNegatives))),
                         ("extraNegativeSource", .string("\(extraNegatives) files from \(negatives.joined(separator: ", "))")),
+                    ] : [])
+                + (extraPositives > 0
+                    ? [
+                        ("extraPositiveFiles", .number(Double(extraPositives))),
+                        ("extraPositiveSource", .string("\(extraPositives) files from \(positives ?? "")")),
                     ] : []))
         try RecordingOutputWriter.atomicWrite(model.fileText, to: out)
         let card = SoundModelCard.markdown(
@@ -193,6 +212,45 @@ struct TrainCommand: ParsableCommand {
                 ("falseAlarmsPerHour", .number(figures.falseAlarmsPerHour.isFinite ? figures.falseAlarmsPerHour : 0)),
             ]))
         print(summary.serialized())
+    }
+
+    /// Features of extra training recordings made by `extract` (named by their display name); a file that
+    /// cannot be decoded is left out with a warning naming it.
+    static func extraFeatures(
+        _ recordings: [InputRecording], _ extract: (String, [Float], Double) -> RecordingFeatures
+    ) -> [RecordingFeatures] {
+        recordings.compactMap { recording in
+            do {
+                let decoded = try decode(recording.path)
+                return extract(recording.displayName, decoded.samples, decoded.rate)
+            } catch {
+                AnalyzeCommand.stderr("warning: \(error); left out of training")
+                return nil
+            }
+        }
+    }
+
+    /// The audio files and events of a `--positives` directory; a usage error names the directory or
+    /// labels file and the reason (missing, no audio, no event of `label`, an event of a file that is not there).
+    static func extraPositives(_ directory: String, label: String) throws -> (recordings: [InputRecording], events: [LabelEvent]) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("--positives \(directory): not a directory")
+        }
+        let labelsPath = (directory as NSString).appendingPathComponent("labels.tsv")
+        guard let data = FileManager.default.contents(atPath: labelsPath) else {
+            throw ValidationError("--positives \(labelsPath): cannot read file (the directory's events)")
+        }
+        let events = DevelopmentSet.parseLabels(String(decoding: data, as: UTF8.self))
+        guard events.contains(where: { $0.label == label }) else { throw ValidationError("--positives \(labelsPath): no '\(label)' events") }
+        let (found, problems) = InputDiscovery.expand([directory])
+        if let problem = problems.first { throw ValidationError("--positives \(problem)") }
+        guard !found.isEmpty else { throw ValidationError("--positives \(directory): no audio files") }
+        let names = Set(found.map(\.displayName))
+        if let orphan = events.first(where: { !names.contains($0.file) }) {
+            throw ValidationError("--positives \(labelsPath): '\(orphan.file)' is not an audio file in \(directory)")
+        }
+        return (found, events)
     }
 
     static func decode(_ path: String) throws -> (samples: [Float], rate: Double) {

@@ -177,4 +177,64 @@ struct TrainCommandTests {
         #expect(none.stderr.contains("--negatives \(empty.path): no audio files"), "\(none.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    @Test("--positives adds training-only labeled recordings: their events are taught, counted in the data hash, never in validation, named in the card; a bad folder or labels file is a usage error naming it")
+    func extraPositives() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let audio = dir.appendingPathComponent("audio").path
+        // Two 5 s recordings at 16 kHz with two bark-like bursts each (another pitch than the set's), and their events.
+        let positives = dir.appendingPathComponent("more-barks")
+        try FileManager.default.createDirectory(at: positives, withIntermediateDirectories: true)
+        var generator = SeededGenerator(seed: 9)
+        var events = ""
+        for k in 0..<2 {
+            var s = SignalBuffer(sampleRate: 16_000, duration: 5)
+            s.addNoise(dBFS: -50, generator: &generator)
+            for b in 0..<2 {
+                let t = 1.2 + Double(b) * 1.6
+                for h in 1...5 { s.addTone(frequency: 510 * Double(h), start: t, duration: 0.3, dBFS: -20 - Double(h) * 2) }
+                events += "bark\(k).wav\t\(t)\t\(t + 0.3)\tdogBark\n"
+            }
+            try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .wav16, to: positives.appendingPathComponent("bark\(k).wav").path)
+        }
+        try events.write(to: positives.appendingPathComponent("labels.tsv"), atomically: true, encoding: .utf8)
+        var models: [JSONValue] = []
+        for extra in [[], ["--positives", positives.path]] {
+            let out = dir.appendingPathComponent("m\(models.count)/dogBark.json").path
+            try FileManager.default.createDirectory(atPath: (out as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let result = try CommandRunner.run(["train", "--labels", labels, audio, "--out", out, "--no-progress"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            if !extra.isEmpty {
+                let card = try String(contentsOfFile: (out as NSString).deletingPathExtension + ".md", encoding: .utf8)
+                #expect(card.contains("Also 2 extra labeled recordings, for training only"), "\(card)")
+            }
+            models.append(try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: out))))
+        }
+        let (plain, withPositives) = (models[0]["training"]!, models[1]["training"]!)
+        #expect(plain["extraPositiveFiles"] == nil)
+        #expect(withPositives["extraPositiveFiles"]?.intValue == 2)
+        #expect(withPositives["validationFiles"] == plain["validationFiles"])
+        #expect(withPositives["dataHash"] != plain["dataHash"])
+        // Four bursts of 0.3 s with decisions every 32 ms: their decisions are taught as positives.
+        let taught = (withPositives["trainingPositives"]?.intValue ?? 0) - (plain["trainingPositives"]?.intValue ?? 0)
+        #expect((30...45).contains(taught), "\(taught) positive decisions added")
+
+        let out = dir.appendingPathComponent("dogBark.json").path
+        func usage(_ positivesPath: String) throws -> String {
+            let r = try CommandRunner.run(["train", "--labels", labels, audio, "--out", out, "--positives", positivesPath])
+            #expect(r.status == 2, "\(r.stderr)")
+            return r.stderr
+        }
+        #expect(try usage("/nonexistent-words").contains("--positives /nonexistent-words: not a directory"))
+        let unlabeled = dir.appendingPathComponent("unlabeled")
+        try FileManager.default.createDirectory(at: unlabeled, withIntermediateDirectories: true)
+        #expect(try usage(unlabeled.path).contains("--positives \(unlabeled.path)/labels.tsv: cannot read file"))
+        try "bark0.wav\t1.0\t1.3\tglassBreak\n".write(to: unlabeled.appendingPathComponent("labels.tsv"), atomically: true, encoding: .utf8)
+        #expect(try usage(unlabeled.path).contains("labels.tsv: no 'dogBark' events"))
+        try "gone.wav\t1.0\t1.3\tdogBark\n".write(to: positives.appendingPathComponent("labels.tsv"), atomically: true, encoding: .utf8)
+        #expect(try usage(positives.path).contains("'gone.wav' is not an audio file in \(positives.path)"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

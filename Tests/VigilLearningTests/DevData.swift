@@ -195,7 +195,45 @@ enum DevData {
 
     struct TrainingDataMissing: Error, CustomStringConvertible {
         var path: String
-        var description: String { "\(path) is missing: run `make training-music` (renders Models/music-negatives with FluidSynth)" }
+        var target = "training-music"
+        var description: String {
+            target == "training-music"
+                ? "\(path) is missing: run `make training-music` (renders Models/music-negatives with FluidSynth)"
+                : "\(path) is missing: run `make training-words` (Models/word-positives/generate.py over Debian's qabcs-data)"
+        }
+    }
+
+    /// Where `make training-words` writes Models/word-positives/generate.py's recordings and their labels.tsv.
+    static let trainingWordsDirectory = packageRoot.appendingPathComponent(".build/training-words")
+
+    /// The labels whose shipped recipe adds the generated words as extra labeled recordings.
+    static let labelsTrainedWithWords: Swift.Set<String> = ["personTalking"]
+
+    /// The extra labeled recordings of `label`'s shipped recipe (personTalking: the words of
+    /// `make training-words`; none for the others) and their events, with
+    /// ``SoundModelTrainer/extraPositivePrefix`` on the names, in file-name order (as `vigil train
+    /// --positives` reads them). Throws, naming the fix, when the words have not been made.
+    static func extraPositives(for label: String) throws -> (recordings: [RecordingFeatures], annotations: [LabelEvent]) {
+        guard labelsTrainedWithWords.contains(label) else { return ([], []) }
+        let labels = trainingWordsDirectory.appendingPathComponent("labels.tsv").path
+        guard FileManager.default.fileExists(atPath: labels) else { throw TrainingDataMissing(path: labels, target: "training-words") }
+        let events = DevelopmentSet.parseLabels(try String(contentsOfFile: labels, encoding: .utf8))
+        let names = try FileManager.default.contentsOfDirectory(atPath: trainingWordsDirectory.path).filter { $0.hasSuffix(".wav") }.sorted()
+        let recordings = try names.map { name in
+            let audio = try loadAudio(trainingWordsDirectory.appendingPathComponent(name).path)
+            return SoundModelTrainer.extraPositiveFeatures(name: name, samples: audio.samples, sampleRate: audio.sampleRate)
+        }
+        return (
+            recordings,
+            events.map { LabelEvent(file: SoundModelTrainer.extraPositivePrefix + $0.file, onset: $0.onset, offset: $0.offset, label: $0.label) }
+        )
+    }
+
+    /// The model card's description of the generated words.
+    static func wordSource(count: Int) -> String {
+        "\(count) recordings of 1-3 single words each (Models/word-positives/generate.py, seed 7, made by `make training-words`): "
+            + "spoken words and letters of Debian's qabcs-data (GPL-3+; Belarusian, German, English, French, Polish, Russian, "
+            + "Ukrainian), isolated over quiet room tone or at 3-20 dB SNR over noise, every other file band-limited to 3.9 kHz"
     }
 
     /// Trains the shipped models of `labels` (fixed seed) and writes Models/NAME.json, Models/NAME.md
@@ -216,9 +254,12 @@ enum DevData {
         for label in labels {
             let t0 = Date()
             let extras = try extraNegatives(for: label)
-            let hash = SoundModelTrainer.dataHash(recordings: allRecordings + extras, annotations: dev.annotations)
+            let positives = try extraPositives(for: label)
+            let annotations = dev.annotations + positives.annotations
+            let hash = SoundModelTrainer.dataHash(recordings: allRecordings + extras + positives.recordings, annotations: annotations)
             let (model, fig) = SoundModelTrainer.train(
-                label: label, recordings: DevData.recordings(for: label, allRecordings) + extras, annotations: dev.annotations,
+                label: label, recordings: DevData.recordings(for: label, allRecordings) + extras + positives.recordings,
+                annotations: annotations,
                 validation: dev.validation,
                 voiceBackground: dev.voiceBackground, seed: seed, options: shippedOptions(for: label),
                 metadata: [
@@ -232,6 +273,12 @@ enum DevData {
                         : [
                             ("extraNegativeFiles", .number(Double(extras.count))),
                             ("extraNegativeSource", .string(musicSource(count: extras.count))),
+                        ])
+                    + (positives.recordings.isEmpty
+                        ? []
+                        : [
+                            ("extraPositiveFiles", .number(Double(positives.recordings.count))),
+                            ("extraPositiveSource", .string(wordSource(count: positives.recordings.count))),
                         ]))
             print(
                 "\(label): event F1 \(fig.event.f1) (TP \(fig.event.truePositives) FP \(fig.event.falsePositives) FN \(fig.event.falseNegatives)) segment F1 \(fig.segment.f1) FA \(fig.negativeFalseAlarms) in \(fig.negativeHours) h threshold \(model.decision.threshold) [\(Date().timeIntervalSince(t0)) s]"

@@ -17,7 +17,8 @@ import VigilScoring
 /// `VARIANTS` (which copies a run trains on: `k`, `s`, `-` for none), `ITER`, `LR`, `LEAVES`,
 /// `MINLEAF`, `L2`, `DEPTH`, `BINS`, `POSW` (the trees), `ACT` (``TrainingOptions/positiveActivity``),
 /// `MARGIN` (``TrainingOptions/boundaryMargin``), `IGNORE` (input names the trees must not split on,
-/// comma-separated prefixes, or exact names ending in `$`), `NOSYN=1` (no synthetic negatives), `NOMUSIC=1` (not the rendered music of dogBark's recipe), `EXTRA=dir`
+/// comma-separated prefixes, or exact names ending in `$`), `NOSYN=1` (no synthetic negatives), `NOMUSIC=1` (not the rendered music of dogBark's recipe),
+/// `NOWORDS=1` (not the generated words of personTalking's recipe), `EXTRA=dir`
 /// (every audio file in the folder as an extra training negative; `EXTRAGAIN` scales them),
 /// `RESAMPLE=0.84,1.19` (resampled copies of the training files; `RSCOPE=dog`, `speech` or `glass` for the
 /// files with that label only, `RPREFIX=iso_speech` for names with that prefix only). Output: `GRID=1` the best decision settings, `VERBOSE=1` validation files with errors,
@@ -117,9 +118,11 @@ struct Diagnostics {
             let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".wav") }.sorted()
             for name in names {
                 let audio = try DevData.loadAudio("\(dir)/\(name)")
-                allRecordings.append(SoundModelTrainer.extractFeatures(name: "extra-positive:\(name)", samples: audio.samples, sampleRate: audio.sampleRate))
+                allRecordings.append(SoundModelTrainer.extraPositiveFeatures(name: "extra/\(name)", samples: audio.samples, sampleRate: audio.sampleRate))
             }
-            annotations += extraLabels.map { LabelEvent(file: "extra-positive:\($0.file)", onset: $0.onset, offset: $0.offset, label: $0.label) }
+            annotations += extraLabels.map {
+                LabelEvent(file: SoundModelTrainer.extraPositivePrefix + "extra/\($0.file)", onset: $0.onset, offset: $0.offset, label: $0.label)
+            }
             print("extra labeled recordings: \(names.count) files, \(extraLabels.count) events from \(dir)")
         }
         if env["PRINTVAL"] == "1" { print("validation files: \(dev.validation.sorted().joined(separator: " "))") }
@@ -132,13 +135,18 @@ struct Diagnostics {
             let options = Self.options(for: label, env)
             let variants = env["VARIANTS"].map { Swift.Set($0.split(separator: ",").map(String.init).filter { $0 != "-" }) }
             // The shipped recipe's extra negatives (dogBark: the rendered music), unless NOMUSIC=1.
+            // The shipped recipe's extra labeled recordings (personTalking: the generated words), unless NOWORDS=1.
+            let positives: (recordings: [RecordingFeatures], annotations: [LabelEvent]) =
+                env["NOWORDS"] == "1" ? ([], []) : try DevData.extraPositives(for: label)
+            let annotations: [LabelEvent] = annotations + positives.annotations
             var recordings = DevData.recordings(for: label, allRecordings, variants: variants)
-                + (env["NOMUSIC"] == "1" ? [] : try DevData.extraNegatives(for: label))
+                + (env["NOMUSIC"] == "1" ? [] : try DevData.extraNegatives(for: label)) + positives.recordings
             if env["NOSYN"] == "1" { recordings = recordings.filter { !$0.name.hasPrefix("synthetic-") } }
             let trainingStarted = Date()
-            let (model, fig) = SoundModelTrainer.train(
+            let (trained, fig) = SoundModelTrainer.train(
                 label: label, recordings: recordings, annotations: annotations, validation: dev.validation,
                 voiceBackground: dev.voiceBackground, seed: seed, options: options, verbose: env["GRID"] == "1")
+            var model = trained
             let ignoring: VoiceBackground = label == "personTalking" ? dev.voiceBackground : .none
             var tr: ([Float], [Bool]) = ([], [])
             var va: ([Float], [Bool]) = ([], [])
@@ -163,6 +171,12 @@ struct Diagnostics {
                     fig.event.falsePositives, fig.event.falseNegatives, fig.segment.f1, fig.segment.truePositives,
                     fig.segment.falsePositives, fig.segment.falseNegatives, fig.negativeFalseAlarms, model.decision.threshold,
                     Date().timeIntervalSince(trainingStarted)))
+            if let spec = env["BOUT"] {
+                // The model with a bout continuation `seconds/threshold` ("-": none) for everything below.
+                let v = spec.split(separator: "/").map { Double($0) }
+                model.decision.boutSeconds = v.first ?? nil
+                if v.count > 1, let b = v[1] { model.decision.boutThreshold = b }
+            }
             print("  decision: \(model.decision)")
             let valRecs = recordings.filter { dev.validation.contains($0.name) }
             if env["VERBOSE"] == "1" {
@@ -197,7 +211,7 @@ struct Diagnostics {
             // pauses `pause/activity` ("-" for none); `GAPS`: merge gaps.
             let trainRecs = recordings.filter {
                 !dev.validation.contains($0.name) && !$0.name.contains("#") && !$0.name.contains("@") && !$0.name.hasPrefix("synthetic-")
-                    && !$0.name.hasPrefix(SoundModelTrainer.extraNegativePrefix)
+                    && !$0.name.hasPrefix(SoundModelTrainer.extraNegativePrefix) && !$0.name.hasPrefix(SoundModelTrainer.extraPositivePrefix)
             }
             let variantKinds: [(key: String, name: String, apply: (inout DecisionParameters, [Double?]) -> Void)] = [
                 ("ONSETS", "onset", { d, v in
@@ -209,6 +223,10 @@ struct Diagnostics {
                     if v.count > 1, let a = v[1] { d.splitActivity = a }
                 }),
                 ("GAPS", "gap", { d, v in if let g = v[0] { d.mergeGapSeconds = g } }),
+                ("BOUTS", "bout", { d, v in
+                    d.boutSeconds = v[0]
+                    if v.count > 1, let b = v[1] { d.boutThreshold = b }
+                }),
             ]
             for kind in variantKinds {
                 for spec in (env[kind.key] ?? "").split(separator: ",") {
@@ -250,10 +268,17 @@ struct Diagnostics {
                 let all = recordings.filter { probs[$0.name] != nil }
                 print("  crossfit: halves \(halfA.count) + \(halfB.count) files, \(all.count) scored")
                 let segmentObjective = SoundModelTrainer.defaults(for: label).segmentObjective
+                // With `BOUTS=10/0.5,-,...` every threshold also with those bout continuations (`-`: none).
+                let bouts: [[Double?]] = (env["BOUTS"] ?? "=").split(separator: ",").map { $0 == "=" ? [] : $0.split(separator: "/").map { Double($0) } }
+                for bout in bouts {
                 for t in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99] {
                     var d = model.decision
                     d.threshold = t
-                    var line = String(format: "  threshold %.2f:", t)
+                    if !bout.isEmpty {
+                        d.boutSeconds = bout[0]
+                        if bout.count > 1, let b = bout[1] { d.boutThreshold = b }
+                    }
+                    var line = String(format: "  threshold %.2f%@:", t, bout.isEmpty ? "" : " bout \(d.boutSeconds.map { "\($0)/\(d.boutThreshold)" } ?? "-")")
                     for (part, recs) in [("cross-fitted all", all), ("val", valRecs)] {
                         var found: [String: [TrackedEvent]] = [:]
                         for rec in recs {
@@ -267,6 +292,7 @@ struct Diagnostics {
                             f1 - 0.05 * max(0, f.falseAlarmsPerHour - 1))
                     }
                     print(line)
+                }
                 }
                 // The cross-fitted false alarms at the model's threshold, file by file.
                 let annotatedFiles = Swift.Set(annotations.map(\.file))

@@ -146,4 +146,65 @@ struct EventTrackerTests {
         let unrefined = try Self.refinedOnset(activeFrom: 2.5, backtrack: nil)
         #expect(unrefined > 1.9 && unrefined < 2.0, "\(unrefined)")
     }
+
+    /// Events of a stream with one sure bark (p 0.995, 1.0-1.3 s) and weaker ones (p 0.7) at
+    /// `weak` starts (0.3 s each), at threshold 0.99 with the bout continuation `bout` (seconds, threshold).
+    static func boutEvents(weak: [Double], bout: (Double, Double)?, sensitivity: Sensitivity = .medium) -> [TrackedEvent] {
+        var parameters = DecisionParameters(threshold: 0.99, mergeGapSeconds: 0.3)
+        if let bout {
+            parameters.boutSeconds = bout.0
+            parameters.boutThreshold = bout.1
+        }
+        let tracker = EventTracker(parameters: parameters, sensitivity: sensitivity, decisionPeriod: period, hop: 0.01)
+        var events: [TrackedEvent] = []
+        for k in 0...300 {
+            let t = Double(k) * period
+            let p = (1.0..<1.3).contains(t) ? 0.995 : weak.contains { (($0)..<($0 + 0.3)).contains(t) } ? 0.7 : 0.05
+            tracker.decide(centerTime: t, availableTime: t + 0.5, probability: p, into: &events)
+        }
+        tracker.finish(into: &events)
+        return events
+    }
+
+    @Test("bout continuation: after a reported event, weaker ones within the bout window are reported too")
+    func boutContinuation() throws {
+        // Without it only the sure bark is an event (onset: the first active median's centre, 1.0 s, less the 0.05 s lead).
+        let plain = Self.boutEvents(weak: [0.3, 2.0, 3.5, 9.0], bout: nil)
+        #expect(plain.count == 1 && abs(plain[0].onset - 0.95) < 0.015, "\(plain)")
+        // With a 2 s window at 0.5: the weak ones at 2.0 s (0.7 s after the bark) and 3.5 s (1.2 s
+        // after the previous one: the bout goes on; its first decision is at 3.52 s) are reported; the
+        // one before the sure bark and the one 5.2 s after the bout are not.
+        let bout = Self.boutEvents(weak: [0.3, 2.0, 3.5, 9.0], bout: (2, 0.5))
+        try #require(bout.count == 3, "\(bout)")
+        #expect(abs(bout[0].onset - 0.95) < 0.015 && abs(bout[1].onset - 1.95) < 0.015 && abs(bout[2].onset - 3.47) < 0.015, "\(bout)")
+        // A bout threshold above the weak events' probability finds nothing more.
+        #expect(Self.boutEvents(weak: [2.0], bout: (2, 0.8)).count == 1)
+        // Weak events alone never open a bout.
+        #expect(Self.boutEvents(weak: [], bout: (2, 0.5)).count == 1)
+        // At sensitivity 1 the start threshold (0.998 with the default step) is above the sure
+        // bark's median: no event, so no bout.
+        #expect(Self.boutEvents(weak: [2.0], bout: (2, 0.5), sensitivity: Sensitivity(1)).isEmpty)
+    }
+
+    @Test("the bout threshold follows the sensitivity and never exceeds the start threshold")
+    func boutThresholdMapping() {
+        var parameters = DecisionParameters(threshold: 0.99, mergeGapSeconds: 0.3)
+        parameters.sensitivityLogitStep = 1.14
+        parameters.boutSeconds = 3
+        parameters.boutThreshold = 0.6
+        var previous = 1.0
+        for level in 1...10 {
+            let s = Sensitivity(level)
+            let b = parameters.boutThreshold(for: s)
+            #expect(b <= parameters.threshold(for: s) && b < previous, "level \(level): \(b)")
+            previous = b
+        }
+        #expect(abs(parameters.boutThreshold(for: .medium) - 0.6) < 1e-12)
+        // Level 10 moves its logit by 5 x 0.4, not by the model's step.
+        let l10 = DecisionParameters.logit(parameters.boutThreshold(for: Sensitivity(10)))
+        #expect(abs(l10 - (DecisionParameters.logit(0.6) - 2)) < 1e-9)
+        // A bout threshold above the start threshold is capped at it.
+        parameters.boutThreshold = 0.995
+        #expect(parameters.boutThreshold(for: .medium) == parameters.threshold(for: .medium))
+    }
 }

@@ -33,7 +33,11 @@ struct TrainSoundModels {
         let recordings = try DevData.shippedTrainingFeatures(dev)
         for label in ["dogBark", "glassBreak", "personTalking"] {
             let extras = try DevData.extraNegatives(for: label)
-            let hash = "fnv1a64:" + SoundModelTrainer.dataHash(recordings: recordings + extras, annotations: dev.annotations)
+            let positives = try DevData.extraPositives(for: label)
+            let hash =
+                "fnv1a64:"
+                + SoundModelTrainer.dataHash(
+                    recordings: recordings + extras + positives.recordings, annotations: dev.annotations + positives.annotations)
             let model = try #require(LearnedSoundDetector.shippedModel(for: EventTriggerType(rawValue: label)!))
             #expect(model.training["dataHash"]?.stringValue == hash, "\(label): retrain (VIGIL_TRAIN=1)")
         }
