@@ -27,6 +27,9 @@ struct TrainCommand: ParsableCommand {
               make training-music
               vigil train --labels ../shared/data/dev/labels.tsv ../shared/data/dev/audio --out Models/dogBark.json \\
                 --negatives .build/training-music --embed Sources/VigilDetectors/EmbeddedModels.swift
+              make training-words
+              vigil train --labels ../shared/data/dev/labels.tsv ../shared/data/dev/audio --out Models/personTalking.json \\
+                --positives .build/training-words --embed Sources/VigilDetectors/EmbeddedModels.swift
             """)
 
     @Option(help: "Event annotations (TSV).")
