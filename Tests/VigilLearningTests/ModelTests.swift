@@ -95,6 +95,36 @@ struct ModelTests {
         }
     }
 
+    @Test("a bout continuation round-trips through the model file; invalid bout settings are refused, naming the field")
+    func boutContinuationRoundTrip() throws {
+        var model = trainTiny(seed: 1)
+        // Without it the file has no bout members (the shipped models' files are unchanged).
+        #expect(!model.fileText.contains("bout"))
+        model.decision.boutSeconds = 4
+        model.decision.boutThreshold = 0.55
+        let back = try SoundModel(fileText: model.fileText)
+        #expect(back.decision.boutSeconds == 4 && back.decision.boutThreshold == 0.55)
+        #expect(back == model)
+        for (field, value, message) in [
+            ("boutSeconds", JSONValue.number(-1), "decision.boutSeconds: -1.0 is not a positive number of seconds"),
+            ("boutThreshold", JSONValue.number(1.5), "decision.boutThreshold: missing or not a probability"),
+            ("boutThreshold", JSONValue.null, "decision.boutThreshold: missing or not a probability"),
+        ] {
+            var object = model.json.objectValue!
+            guard case .object(var decision) = object["decision"]! else {
+                Issue.record("no decision object")
+                return
+            }
+            decision[field] = value
+            object["decision"] = .object(decision)
+            #expect {
+                try SoundModel(json: .object(object))
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
+
     @Test("embedded models equal the files in Models/ byte for byte")
     func embeddedMatchFiles() throws {
         for label in ["dogBark", "glassBreak", "personTalking"] {
