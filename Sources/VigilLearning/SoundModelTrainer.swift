@@ -250,6 +250,11 @@ public enum SoundModelTrainer {
         extractFeatures(name: extraPositivePrefix + name, samples: samples, sampleRate: sampleRate)
     }
 
+    /// The events of extra labeled recordings, named as ``extraPositiveFeatures(name:samples:sampleRate:)`` names their files.
+    public static func extraPositiveEvents(_ events: [LabelEvent]) -> [LabelEvent] {
+        events.map { LabelEvent(file: extraPositivePrefix + $0.file, onset: $0.onset, offset: $0.offset, label: $0.label) }
+    }
+
     /// Extracts decision vectors and gate values from a whole recording (runs the shared STFT).
     public static func extractFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
         let configuration = STFTConfiguration.standard(sampleRate: sampleRate)

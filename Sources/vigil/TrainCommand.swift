@@ -151,9 +151,7 @@ struct TrainCommand: ParsableCommand {
             let extraPositiveFeatures = Self.extraFeatures(extra.recordings, SoundModelTrainer.extraPositiveFeatures)
             features += extraPositiveFeatures
             extraPositives = extraPositiveFeatures.count
-            annotations += extra.events.map {
-                LabelEvent(file: SoundModelTrainer.extraPositivePrefix + $0.file, onset: $0.onset, offset: $0.offset, label: $0.label)
-            }
+            annotations += SoundModelTrainer.extraPositiveEvents(extra.events)
         }
         let augmentCopies = copies ?? (label == "glassBreak" ? 2 : 0)
         if augmentCopies > 0 {

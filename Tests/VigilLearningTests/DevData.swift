@@ -195,12 +195,9 @@ enum DevData {
 
     struct TrainingDataMissing: Error, CustomStringConvertible {
         var path: String
-        var target = "training-music"
-        var description: String {
-            target == "training-music"
-                ? "\(path) is missing: run `make training-music` (renders Models/music-negatives with FluidSynth)"
-                : "\(path) is missing: run `make training-words` (Models/word-positives/generate.py over Debian's qabcs-data)"
-        }
+        /// What makes the missing file.
+        var fix = "run `make training-music` (renders Models/music-negatives with FluidSynth)"
+        var description: String { "\(path) is missing: \(fix)" }
     }
 
     /// Where `make training-words` writes Models/word-positives/generate.py's recordings and their labels.tsv.
@@ -216,17 +213,14 @@ enum DevData {
     static func extraPositives(for label: String) throws -> (recordings: [RecordingFeatures], annotations: [LabelEvent]) {
         guard labelsTrainedWithWords.contains(label) else { return ([], []) }
         let labels = trainingWordsDirectory.appendingPathComponent("labels.tsv").path
-        guard FileManager.default.fileExists(atPath: labels) else { throw TrainingDataMissing(path: labels, target: "training-words") }
+        guard FileManager.default.fileExists(atPath: labels) else { throw TrainingDataMissing(path: labels, fix: "run `make training-words` (Models/word-positives/generate.py over Debian's qabcs-data)") }
         let events = DevelopmentSet.parseLabels(try String(contentsOfFile: labels, encoding: .utf8))
         let names = try FileManager.default.contentsOfDirectory(atPath: trainingWordsDirectory.path).filter { $0.hasSuffix(".wav") }.sorted()
         let recordings = try names.map { name in
             let audio = try loadAudio(trainingWordsDirectory.appendingPathComponent(name).path)
             return SoundModelTrainer.extraPositiveFeatures(name: name, samples: audio.samples, sampleRate: audio.sampleRate)
         }
-        return (
-            recordings,
-            events.map { LabelEvent(file: SoundModelTrainer.extraPositivePrefix + $0.file, onset: $0.onset, offset: $0.offset, label: $0.label) }
-        )
+        return (recordings, SoundModelTrainer.extraPositiveEvents(events))
     }
 
     /// The model card's description of the generated words.

@@ -120,9 +120,8 @@ struct Diagnostics {
                 let audio = try DevData.loadAudio("\(dir)/\(name)")
                 allRecordings.append(SoundModelTrainer.extraPositiveFeatures(name: "extra/\(name)", samples: audio.samples, sampleRate: audio.sampleRate))
             }
-            annotations += extraLabels.map {
-                LabelEvent(file: SoundModelTrainer.extraPositivePrefix + "extra/\($0.file)", onset: $0.onset, offset: $0.offset, label: $0.label)
-            }
+            annotations += SoundModelTrainer.extraPositiveEvents(
+                extraLabels.map { LabelEvent(file: "extra/\($0.file)", onset: $0.onset, offset: $0.offset, label: $0.label) })
             print("extra labeled recordings: \(names.count) files, \(extraLabels.count) events from \(dir)")
         }
         if env["PRINTVAL"] == "1" { print("validation files: \(dev.validation.sorted().joined(separator: " "))") }
