@@ -155,7 +155,7 @@ bark-check: deps
 # suite was skipped under both, and the two dev-set accuracy suites under TSan, for time.
 # Leak checking is off under ASan (detect_leaks=0): the test process's exit-time report is
 # dominated by leaks outside Vigil (FoundationEssentials' Data(contentsOf:) keeps a 4 KiB buffer
-# per empty file read; NIOEmbedded/HummingbirdTesting channels), see docs/fuzzing.md.
+# per empty file read; NIO channels of the live tests), see docs/fuzzing.md.
 SANITIZER_SKIP ?=
 # The live-server abuse tests check wall-clock limits (socket timeouts, event delivery within
 # 1 s) and memory growth; instrumented code runs 2-15x slower and ASan's quarantine holds

@@ -41,6 +41,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Already in the graph through Hummingbird; named here for the live tests' HTTP client.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C libraries from Debian, one shim each (swift-nio style: C* targets).
@@ -103,6 +106,19 @@ let package = Package(
             ],
             swiftSettings: nativeFlags),
 
+        // The live server's test harness: runs a LiveServer on a free port and talks HTTP/1.1 to it
+        // over real TCP (Tests/VigilServerTesting; not HummingbirdTesting, see TestHTTPClient).
+        .target(
+            name: "VigilServerTesting",
+            dependencies: [
+                "VigilLive",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/VigilServerTesting"),
+
         .testTarget(name: "VigilGeometryTests", dependencies: ["VigilGeometry"]),
         .testTarget(name: "VigilDeviceTests", dependencies: ["VigilDevice"]),
         .testTarget(name: "VigilEventsTests", dependencies: ["VigilEvents", "VigilDevice"]),
@@ -121,7 +137,8 @@ let package = Package(
             name: "VigilLiveTests",
             dependencies: [
                 "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilAudioIO", "VigilFrameIO", "VigilImaging",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "VigilServerTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
         .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilLearning", "VigilSynth"]),
@@ -129,7 +146,8 @@ let package = Package(
             name: "VigilHostileInputTests",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilAudioIO", "VigilImaging", "VigilFrameIO", "VigilSynth", "VigilControl", "VigilLive",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "VigilServerTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             exclude: ["Corpus"]),
     ]

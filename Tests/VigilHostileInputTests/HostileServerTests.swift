@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import VigilServerTesting
 import Testing
 import VigilControl
 import VigilCore
@@ -52,8 +52,8 @@ struct HostileServerTests {
 
     static var expectedSoundEvents: Int { (try? knocks().labels().filter { $0.label == "sound" }.count) ?? -1 }
 
-    /// Loopback with a long request timeout: HummingbirdTesting's client connects before the
-    /// test body runs, and on a loaded machine its first request may come later than 30 s.
+    /// Loopback with a long request timeout: on a loaded machine (the CPU-heavy suites run in
+    /// parallel) a request's bytes may reach the server later than 30 s after it connected.
     static let loopback = LiveServerConfiguration(host: "127.0.0.1", port: 0, requestTimeout: .seconds(600))
 
     /// Runs blocking `body` on its own thread (sockets block).
@@ -113,8 +113,8 @@ struct HostileServerTests {
         let runner = try Self.runner(stack, speed: 4)
         let before = DeviceFile.encode(stack.controller.current)
         let rssBefore = residentBytes()
-        try await stack.server.makeApplication().test(.live) { client in
-            let port = try #require(client.port)
+        try await stack.server.withTestClient { client in
+            let port = client.port
             let probe = try await Self.onThread { try LatencyProbe(host: "127.0.0.1", port: port, responseTimeout: SanitizerAllowance.seconds(30)) }
             probe.start()
             runner.start()
@@ -177,8 +177,8 @@ struct HostileServerTests {
         configuration.maxStreamClients = 100
         let stack = try Self.stack(configuration)
         let runner = try Self.runner(stack, speed: 8)
-        try await stack.server.makeApplication().test(.live) { client in
-            let port = try #require(client.port)
+        try await stack.server.withTestClient { client in
+            let port = client.port
             let clients = (0..<100).map { _ in SSEClient(port: port, responseTimeout: SanitizerAllowance.seconds(30)) }
             try await Self.onThread { for c in clients { try c.connect() } }
             #expect(stack.hub.subscriberCount == 100)
@@ -253,8 +253,8 @@ struct HostileServerTests {
         configuration.idleTimeout = .seconds(2)
         let stack = try Self.stack(configuration)
         let runner = try Self.runner(stack, speed: 4)
-        try await stack.server.makeApplication().test(.live) { client in
-            let port = try #require(client.port)
+        try await stack.server.withTestClient { client in
+            let port = client.port
             let probe = try await Self.onThread { try LatencyProbe(host: "127.0.0.1", port: port, responseTimeout: SanitizerAllowance.seconds(30)) }
             probe.start()
             runner.start()
@@ -336,8 +336,8 @@ struct HostileServerTests {
         var configuration = Self.loopback
         configuration.maxBodySize = 1024
         let stack = try Self.stack(configuration)
-        try await stack.server.makeApplication().test(.live) { client in
-            let port = try #require(client.port)
+        try await stack.server.withTestClient { client in
+            let port = client.port
             let rssBefore = residentBytes()
             for _ in 0..<40 {
                 let response = try await client.execute(
@@ -382,7 +382,7 @@ struct HostileServerTests {
             (.put, "/recording-mode", ByteBuffer(string: #"{"selectedRecordingMode":0}"#)),
             (.put, "/transport", ByteBuffer(string: #"{"status":"inactive"}"#)), (.put, "/audio", ByteBuffer(string: #"{"microphoneMuted":true}"#)),
         ]
-        try await stack.server.makeApplication().test(.live) { client in
+        try await stack.server.withTestClient { client in
             for (method, uri, body) in mutating {
                 for authorization in [nil, "Bearer wrong", "Basic czNjcmV0LXRva2Vu", "Bearer s3cret-token-and-more", "bearer s3cret-token"] {
                     var headers = HTTPFields()

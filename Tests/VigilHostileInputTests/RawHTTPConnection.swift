@@ -3,7 +3,7 @@
 #endif
 import Foundation
 
-/// A plain TCP connection to the server for requests HummingbirdTesting's client will not send:
+/// A plain TCP connection to the server for requests `TestHTTPClient` will not send:
 /// garbage bytes, dripped headers (slowloris), lying Content-Length, huge header blocks.
 /// Blocking; use it off the concurrency pool.
 final class RawHTTPConnection: @unchecked Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import VigilServerTesting
 import Testing
 import VigilCore
 import VigilDevice
@@ -10,11 +10,9 @@ import VigilLive
 struct ControlEndpointTests {
     static let square = #"{"name":"Drive","use":"motion","vertices":[{"x":0,"y":0},{"x":900,"y":0},{"x":900,"y":700},{"x":0,"y":700}]}"#
 
-    func app(_ stack: LiveTestSupport.Stack) -> some ApplicationProtocol { stack.server.makeApplication() }
-
     /// Sends a request and returns (status, JSON body).
     func send(
-        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, headers: HTTPFields = [:]
+        _ client: TestHTTPClient, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, headers: HTTPFields = [:]
     ) async throws -> (Int, JSONValue) {
         let response = try await client.execute(uri: uri, method: method, headers: headers, body: body.map(LiveTestSupport.body))
         return (Int(response.status.code), LiveTestSupport.json(response))
@@ -29,7 +27,7 @@ struct ControlEndpointTests {
 
     @Test func healthMetricsAndDevice() async throws {
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor())
-        try await app(stack).test(.router) { client in
+        try await stack.server.withTestClient { client in
             let (status, health) = try await send(client, .get, "/health")
             #expect(status == 200)
             #expect(health["status"]?.stringValue == "ok")
@@ -51,7 +49,7 @@ struct ControlEndpointTests {
 
     @Test func zoneLifecycleAndEveryZoneError() async throws {
         let stack = LiveTestSupport.stack(device: .default)
-        try await app(stack).test(.router) { client in
+        try await stack.server.withTestClient { client in
             let created = try await send(client, .post, "/zones", Self.square)
             #expect(created.0 == 201)
             #expect(created.1["zoneID"]?.intValue == 1)
@@ -127,7 +125,7 @@ struct ControlEndpointTests {
         var device = Device.default
         device.eventTriggers = try EventDetectionTriggers(supported: [.sound, .smokeAlarm, .motion], enabled: [.sound, .motion])
         let stack = LiveTestSupport.stack(device: device)
-        try await app(stack).test(.router) { client in
+        try await stack.server.withTestClient { client in
             let set = try await send(
                 client, .post, "/event-detection-triggers",
                 #"[{"eventTriggerType":"sound","enablementStatus":"disabled"},{"eventTriggerType":"smokeAlarm","enablementStatus":"enabled"}]"#)
@@ -187,7 +185,7 @@ struct ControlEndpointTests {
 
     @Test func bodyLimitAndTokens() async throws {
         let stack = LiveTestSupport.stack(device: .default, token: "s3cret-token-0123456789")
-        try await app(stack).test(.router) { client in
+        try await stack.server.withTestClient { client in
             let big = #"{"name":"x","use":"motion","vertices":[],"pad":""# + String(repeating: "a", count: 70_000) + #""}"#
             let auth: HTTPFields = [.authorization: "Bearer s3cret-token-0123456789"]
             expectError(try await send(client, .post, "/zones", big, headers: auth), 413, "InvalidCommand")
@@ -210,7 +208,7 @@ struct ControlEndpointTests {
     @Test func removingAZoneTheTransportListsIsRefused() async throws {
         // The front door lists zone 1 in transport.triggerOptions.motionZones (and zone 1 has a trigger).
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor())
-        try await app(stack).test(.router) { client in
+        try await stack.server.withTestClient { client in
             #expect(try await send(client, .delete, "/triggers/1").0 == 200)
             expectError(try await send(client, .delete, "/zones/1"), 409, "InvalidInState", field: "zoneID")
             #expect(try await send(client, .put, "/transport", #"{"triggerOptions":{"motionZones":null}}"#).0 == 200)

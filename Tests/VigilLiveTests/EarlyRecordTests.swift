@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import VigilServerTesting
 import Testing
 import VigilCore
 import VigilDevice
@@ -16,7 +16,7 @@ struct EarlyRecordTests {
             Array(#"{"sampleRate":16000,"duration":\#(duration),"seed":3,"background":{"noise":{"level":-55,"colour":"pink"}},"items":[\#(items)]}"#.utf8))
     }
 
-    static func events(_ client: some TestClientProtocol) async throws -> [(event: String, json: JSONValue)] {
+    static func events(_ client: TestHTTPClient) async throws -> [(event: String, json: JSONValue)] {
         let body = String(buffer: try await client.execute(uri: "/events?after=0", method: .get).body)
         return LiveTestSupport.sseMessages(body).filter { $0.event == "event" || $0.event == "eventStarted" }
     }
@@ -33,8 +33,8 @@ struct EarlyRecordTests {
     ) async throws {
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [trigger]))
         let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try Self.scenario(duration: duration, items: item)), session: stack.session)
-        try await stack.server.makeApplication().test(.live) { testClient in
-            let client = SSEClient(port: try #require(testClient.port), responseTimeout: LiveTestSupport.sseResponseTimeout)
+        try await stack.server.withTestClient { testClient in
+            let client = SSEClient(port: testClient.port, responseTimeout: LiveTestSupport.sseResponseTimeout)
             try await LiveTestSupport.onThread { try client.connect() }
             /// Reads every message up to sequence number `last` (already published: never waits for more).
             func read(through last: UInt64) async throws -> [JSONValue] {
@@ -80,7 +80,7 @@ struct EarlyRecordTests {
         let items = #"{"type":"noise","start":1,"duration":4,"level":-15},{"type":"noise","start":7,"duration":0.5,"level":-15},{"type":"noise","start":12,"duration":0.5,"level":-15}"#
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [.sound]))
         let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try Self.scenario(duration: 15, items: items)), session: stack.session)
-        try await stack.server.makeApplication().test(.router) { client in
+        try await stack.server.withTestClient { client in
             feeder.feed(until: 3)
             #expect(feeder.published.filter { $0.trigger == .sound }.map(\.type) == ["eventStarted"])
             let off = try await client.execute(

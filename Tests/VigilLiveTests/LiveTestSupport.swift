@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import VigilServerTesting
 import VigilControl
 import VigilCore
 import VigilDevice
@@ -83,7 +83,7 @@ enum LiveTestSupport {
 
     static func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
 
-    static func json(_ response: TestResponse) -> JSONValue {
+    static func json(_ response: TestHTTPResponse) -> JSONValue {
         (try? JSONValue.parse(String(buffer: response.body))) ?? .null
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import VigilServerTesting
 import Testing
 import VigilCore
 import VigilDetectors
@@ -15,7 +15,7 @@ struct StreamTests {
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [.sound]))
         let renderer = try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json"))
         let runner = LiveRunner(session: stack.session, source: ScenarioSource(renderer: renderer), options: .init(speed: 0))
-        try await stack.server.makeApplication().test(.router) { client in
+        try await stack.server.withTestClient { client in
             runner.start()
             let response = try await client.execute(uri: "/events?after=0", method: .get)
             #expect(response.status == .ok)
@@ -41,7 +41,7 @@ struct StreamTests {
     @Test func triggerDisabledMidStreamStopsItsEvents() async throws {
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [.sound]))
         let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json")), session: stack.session)
-        try await stack.server.makeApplication().test(.router) { client in
+        try await stack.server.withTestClient { client in
             feeder.feed(until: 6.0)  // bursts at 1.5 and 4.0 s are reported
             let off = try await client.execute(
                 uri: "/event-detection-triggers", method: .post,
@@ -84,8 +84,8 @@ struct StreamTests {
             session: stack.session, source: ScenarioSource(renderer: try ScenarioRenderer(scenario: scenario), name: name),
             options: .init(speed: 20))
         let started = LiveClock.now()
-        let messages = try await stack.server.makeApplication().test(.live) { testClient in
-            let client = SSEClient(port: try #require(testClient.port), responseTimeout: LiveTestSupport.sseResponseTimeout)
+        let messages = try await stack.server.withTestClient { testClient in
+            let client = SSEClient(port: testClient.port, responseTimeout: LiveTestSupport.sseResponseTimeout)
             try await LiveTestSupport.onThread { try client.connect() }  // blocking: off the concurrency pool
             runner.start()
             return try await LiveTestSupport.onThread {
@@ -124,9 +124,9 @@ struct StreamTests {
         let runner = LiveRunner(
             session: stack.session, source: ScenarioSource(renderer: try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json"))),
             options: .init(speed: 0))
-        // Through HummingbirdTesting's live server (real TCP), with a raw WebSocket client.
-        let texts = try await stack.server.makeApplication().test(.live) { testClient in
-            let port = try #require(testClient.port)
+        // Through the live server on real TCP, with a raw WebSocket client.
+        let texts = try await stack.server.withTestClient { testClient in
+            let port = testClient.port
             let client = try await LiveTestSupport.onThread { try WebSocketTestClient(port: port, path: "/events?after=0") }
             #expect(client.status.contains("101"))
             // The server subscribes the socket after it has sent the 101: wait for it, or a
@@ -149,8 +149,8 @@ struct StreamTests {
     /// A client that does not read is dropped and counted; publishing never waits for it.
     @Test func stuckClientIsDroppedAndCounted() async throws {
         let stack = LiveTestSupport.stack(device: .default, clientBuffer: 8)
-        try await stack.server.makeApplication().test(.live) { testClient in
-            let stuck = SSEClient(port: try #require(testClient.port), responseTimeout: LiveTestSupport.sseResponseTimeout)
+        try await stack.server.withTestClient { testClient in
+            let stuck = SSEClient(port: testClient.port, responseTimeout: LiveTestSupport.sseResponseTimeout)
             try await LiveTestSupport.onThread { try stuck.connect(receiveBufferSize: 4096) }  // reads the head, then never reads again
             var waited = 0
             while stack.hub.subscriberCount == 0 && waited < 200 {

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import VigilServerTesting
 import Testing
 import VigilControl
 import VigilCore
@@ -78,7 +78,7 @@ struct VideoStreamTests {
                 (windows: [2...4], xRange: 30...130, top: 90),  // porch (zone 1)
                 (windows: [3...4.5, 8...10], xRange: 4...70, top: 8),  // upper left: no zone until 6 s
             ])
-        try await stack.server.makeApplication().test(.router) { client in
+        try await stack.server.withTestClient { client in
             for frame in frames where frame.time < 6 { session.process(frame: frame) }
             let created = try await client.execute(
                 uri: "/zones", method: .post,
