@@ -5,7 +5,10 @@ import VigilCore
 import VigilLearning
 import VigilSynth
 
-@Suite("vigil train", .serialized)
+/// Not serialized, unlike the other CLI suites: each test trains in its own folder, and the suite's
+/// `vigil train` runs are the longest chain under ThreadSanitizer (about 35 s each), so two at a
+/// time keep both cores busy there.
+@Suite("vigil train")
 struct TrainCommandTests {
     /// Eight small recordings: four with bark-like bursts (a harmonic stack with noise, 0.25 s,
     /// in bouts), four negatives (steady tones and noise), and their labels.
