@@ -40,7 +40,7 @@ struct TrainCommandTests {
 
     /// `makeDataset`'s data trained once for the suite with no extra recordings: the model the
     /// determinism, `--negatives` and `--positives` tests compare theirs with. Each `vigil train`
-    /// takes about 20 s under ThreadSanitizer, so the suite trains this one once, not four times.
+    /// takes about 35 s under ThreadSanitizer, so the suite trains this one once, not four times.
     static let plainModel: Result<Data, any Error> = Result {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -55,6 +55,20 @@ struct TrainCommandTests {
         var arguments: String
         var stderr: String
         var description: String { "vigil \(arguments) failed: \(stderr)" }
+    }
+
+    /// Trains `makeDataset`'s data in `dir` with `extra` options (`--negatives DIR`, `--positives
+    /// DIR`) and returns the run, the model file and its card.
+    static func trainWithExtra(_ extra: [String], labels: String, in dir: URL) throws
+        -> (result: CommandRunner.Result, model: JSONValue, card: String)
+    {
+        let out = dir.appendingPathComponent("extra/dogBark.json").path
+        try FileManager.default.createDirectory(atPath: (out as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let result = try CommandRunner.run(
+            ["train", "--labels", labels, dir.appendingPathComponent("audio").path, "--out", out, "--no-progress"] + extra)
+        #expect(result.status == 0, "\(result.stderr)")
+        let card = try String(contentsOfFile: (out as NSString).deletingPathExtension + ".md", encoding: .utf8)
+        return (result, try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: out))), card)
     }
 
     @Test("training twice on the same data gives byte-identical model files, with a model card, even when the data's folder and file times differ")
@@ -161,20 +175,10 @@ struct TrainCommandTests {
             try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .wav16, to: negatives.appendingPathComponent("piece\(k).wav").path)
         }
         try Data("RIFF....WAVEjunk".utf8).write(to: negatives.appendingPathComponent("broken.wav"))
-        var models: [JSONValue] = [try JSONValue.parse(Self.plainModel.get())]
-        do {
-            let extra = ["--negatives", negatives.path]
-            let out = dir.appendingPathComponent("m\(models.count)/dogBark.json").path
-            try FileManager.default.createDirectory(
-                atPath: (out as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let result = try CommandRunner.run(["train", "--labels", labels, audio, "--out", out, "--no-progress"] + extra)
-            #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("broken.wav"), "\(result.stderr)")
-            let card = try String(contentsOfFile: (out as NSString).deletingPathExtension + ".md", encoding: .utf8)
-            #expect(card.contains("Also 2 extra negative recordings, for training only"), "\(card)")
-            models.append(try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: out))))
-        }
-        let (plain, withNegatives) = (models[0]["training"]!, models[1]["training"]!)
+        let trained = try Self.trainWithExtra(["--negatives", negatives.path], labels: labels, in: dir)
+        #expect(trained.result.stderr.contains("broken.wav"), "\(trained.result.stderr)")
+        #expect(trained.card.contains("Also 2 extra negative recordings, for training only"), "\(trained.card)")
+        let (plain, withNegatives) = (try JSONValue.parse(Self.plainModel.get())["training"]!, trained.model["training"]!)
         #expect(plain["extraNegativeFiles"] == nil)
         #expect(withNegatives["extraNegativeFiles"]?.intValue == 2)
         #expect(withNegatives["validationFiles"] == plain["validationFiles"])
@@ -217,18 +221,9 @@ struct TrainCommandTests {
             try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .wav16, to: positives.appendingPathComponent("bark\(k).wav").path)
         }
         try events.write(to: positives.appendingPathComponent("labels.tsv"), atomically: true, encoding: .utf8)
-        var models: [JSONValue] = [try JSONValue.parse(Self.plainModel.get())]
-        do {
-            let extra = ["--positives", positives.path]
-            let out = dir.appendingPathComponent("m\(models.count)/dogBark.json").path
-            try FileManager.default.createDirectory(atPath: (out as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let result = try CommandRunner.run(["train", "--labels", labels, audio, "--out", out, "--no-progress"] + extra)
-            #expect(result.status == 0, "\(result.stderr)")
-            let card = try String(contentsOfFile: (out as NSString).deletingPathExtension + ".md", encoding: .utf8)
-            #expect(card.contains("Also 2 extra labeled recordings, for training only"), "\(card)")
-            models.append(try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: out))))
-        }
-        let (plain, withPositives) = (models[0]["training"]!, models[1]["training"]!)
+        let trained = try Self.trainWithExtra(["--positives", positives.path], labels: labels, in: dir)
+        #expect(trained.card.contains("Also 2 extra labeled recordings, for training only"), "\(trained.card)")
+        let (plain, withPositives) = (try JSONValue.parse(Self.plainModel.get())["training"]!, trained.model["training"]!)
         #expect(plain["extraPositiveFiles"] == nil)
         #expect(withPositives["extraPositiveFiles"]?.intValue == 2)
         #expect(withPositives["validationFiles"] == plain["validationFiles"])

@@ -1,3 +1,4 @@
+import NIOCore
 import VigilLive
 
 extension LiveServer {
@@ -7,7 +8,7 @@ extension LiveServer {
     /// The server runs in a child task that is cancelled when `body` returns or throws; this is
     /// how `vigil live` stops it too.
     public func withTestClient<Value>(
-        timeout: Double = 600, _ body: @Sendable (TestHTTPClient) async throws -> Value
+        timeout: TimeAmount = .seconds(600), _ body: @Sendable (TestHTTPClient) async throws -> Value
     ) async throws -> Value {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -21,14 +22,8 @@ extension LiveServer {
                 try await group.next()
                 throw TestHTTPClientError(request: "start", reason: "the live server stopped before it listened")
             }
-            do {
-                let value = try await body(TestHTTPClient(port: port, timeout: .nanoseconds(Int64(timeout * 1e9))))
-                group.cancelAll()
-                return value
-            } catch {
-                group.cancelAll()
-                throw error
-            }
+            defer { group.cancelAll() }
+            return try await body(TestHTTPClient(port: port, timeout: timeout))
         }
     }
 }
