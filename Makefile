@@ -13,7 +13,7 @@ VIGIL_OPTIMIZED_DEBUG ?= 1
 export VIGIL_OPTIMIZED_DEBUG
 
 .PHONY: all deps build demo test release clean help bench bench-instructions training-music training-words music-check bark-check \
-	test-asan test-tsan test-hostile test-hardening fuzz-build fuzz fuzz-smoke
+	test-asan test-tsan test-hostile test-hardening test-repeat fuzz-build fuzz fuzz-smoke
 
 all: build
 
@@ -27,6 +27,7 @@ help:
 	@echo "make training-words - make Models/word-positives (personTalking's extra training words) from Debian's qabcs-data"
 	@echo "make music-check - false alarms of the learned detectors on 3.6 h of released music (Debian packages)"
 	@echo "make bark-check - dogBark recall on barks of unseen dogs (Debian packages' sound effects; needs ../shared)"
+	@echo "make test-repeat N - the test suite N times with one core kept busy (stress-ng), naming each failing test"
 	@echo "make test-hardening - hostile-input tests, ASan and TSan test runs, 60 s fuzzing smoke run"
 	@echo "make test-asan / test-tsan - the test suite under AddressSanitizer / ThreadSanitizer"
 	@echo "make fuzz FUZZ_SECONDS=600 - the libFuzzer targets in Fuzz/ (see docs/fuzzing.md)"
@@ -185,6 +186,23 @@ test-tsan: deps
 	  $(SANITIZER_SKIP) $(TSAN_SKIP) --skip HostileServerTests
 	$(TSAN_ENV) $(SWIFT) test --skip-build --disable-xctest --sanitize=thread --scratch-path .build/tsan \
 	  --filter HostileServerTests
+
+# Flake hunting (docs/fuzzing.md, "Flakes"): `make test-repeat 10` runs the suite 10 times while
+# stress-ng keeps one core busy and prints each failing test by name. TEST_REPEAT_SUITE=asan or
+# tsan repeats a sanitizer suite instead; TEST_REPEAT_LOAD=none runs on an idle machine.
+TEST_REPEAT_SUITE ?= plain
+TEST_REPEAT_LOAD  ?= stress-ng --cpu 1
+ifeq (test-repeat,$(firstword $(MAKECMDGOALS)))
+  TEST_REPEAT_RUNS := $(or $(word 2,$(MAKECMDGOALS)),$(N))
+  ifneq ($(TEST_REPEAT_RUNS),)
+    $(eval $(TEST_REPEAT_RUNS):;@:)
+  endif
+endif
+TEST_REPEAT_ENV = $(if $(filter asan,$(TEST_REPEAT_SUITE)),$(ASAN_ENV),$(if $(filter tsan,$(TEST_REPEAT_SUITE)),$(TSAN_ENV)))
+test-repeat: deps
+	$(call apt_install,stress-ng)
+	@[ -n "$(TEST_REPEAT_RUNS)" ] || { echo "usage: make test-repeat N (how many runs)"; exit 2; }
+	$(TEST_REPEAT_ENV) scripts/test-repeat.sh -s $(TEST_REPEAT_SUITE) -l "$(TEST_REPEAT_LOAD)" $(TEST_REPEAT_RUNS)
 
 # The hostile-input corpus suites (Tests/, suites named "Hostile ...").
 test-hostile: deps

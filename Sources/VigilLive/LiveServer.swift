@@ -218,36 +218,58 @@ public struct LiveServer: Sendable {
 
     /// Runs a control command: token check (401), body limit (413), JSON parse (400), the
     /// command (its Matter status), then the success JSON.
+    ///
+    /// A request refused before its body was read to the end (401, 413) is answered first and
+    /// the rest of its body is then read and discarded, within ``refusedBodyDrainLimit`` and
+    /// the request timeout, before the connection closes (``UnreadRequestBody``).
     func control(
         _ request: Request, status: Int = 200, needsBody: Bool = true, _ command: (JSONValue) throws(ControlError) -> JSONValue
     ) async -> Response {
         let response: Response
+        var body = request.body.makeAsyncIterator()
+        var bodyRead = false
         do throws(ControlError) {
             guard configuration.authorizes(request.headers[.authorization]) else {
                 throw .unsupportedAccess(
                     request.headers[.authorization] == nil ? "missing Authorization: Bearer token" : "wrong bearer token")
             }
-            let bytes = try await Self.readBody(request, limit: configuration.maxBodySize, timeout: configuration.requestTimeout)
-            let body: JSONValue = needsBody ? try ControlRequestDecoder.parse(bytes, maxDepth: configuration.maxBodyDepth) : .null
+            let bytes = try await Self.readBody(
+                &body, declaredLength: request.headers[.contentLength].flatMap { Int($0) }, limit: configuration.maxBodySize,
+                timeout: configuration.requestTimeout)
+            bodyRead = true
+            let parsed: JSONValue = needsBody ? try ControlRequestDecoder.parse(bytes, maxDepth: configuration.maxBodyDepth) : .null
             if !needsBody && !bytes.isEmpty { throw .invalidCommand(field: "", "this request takes no body") }
-            response = Self.json(status, try command(body))
+            response = Self.json(status, try command(parsed))
         } catch {
-            response = Self.errorResponse(error)
+            response =
+                bodyRead
+                ? Self.errorResponse(error)
+                : Self.refusal(
+                    error, unread: UnreadRequestBody(body), drainLimit: error.httpStatus == 408 ? 0 : Self.refusedBodyDrainLimit,
+                    drainTime: configuration.requestTimeout)
         }
         session.metrics.controlRequest(status: Int(response.status.code))
         return response
     }
 
-    /// The request body, refusing more than `limit` bytes (by Content-Length or while reading)
-    /// and a body still arriving after `timeout` (a client dripping bytes; one that stops
-    /// sending altogether is closed by the idle timeout).
-    static func readBody(_ request: Request, limit: Int, timeout: Duration) async throws(ControlError) -> [UInt8] {
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw .tooLarge(limit: limit) }
+    /// How much of a refused request body the server reads and discards after its answer
+    /// before it closes the connection (8 MiB): enough for any client that sends a whole
+    /// oversized body before it reads, small and fast to discard.
+    public static let refusedBodyDrainLimit = 8 << 20
+
+    /// The request body, refusing more than `limit` bytes (by `declaredLength`, the
+    /// Content-Length, or while reading) and a body still arriving after `timeout` (a client
+    /// dripping bytes; one that stops sending altogether is closed by the idle timeout).
+    /// Returns only after the whole body was read; on an error the rest is still in `body`.
+    static func readBody(
+        _ body: inout RequestBody.AsyncIterator, declaredLength: Int?, limit: Int, timeout: Duration
+    ) async throws(ControlError) -> [UInt8] {
+        if let declaredLength, declaredLength > limit { throw .tooLarge(limit: limit) }
         var bytes: [UInt8] = []
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         do {
-            for try await buffer in request.body {
+            while let buffer = try await body.next() {
                 if clock.now > deadline { throw ControlError.timedOut(timeout) }
                 if bytes.count + buffer.readableBytes > limit { throw ControlError.tooLarge(limit: limit) }
                 bytes += buffer.readableBytesView
@@ -258,5 +280,57 @@ public struct LiveServer: Sendable {
             throw .invalidCommand(field: "", "cannot read the request body: \(error)")
         }
         return bytes
+    }
+
+    /// The answer to a request refused before its body was read: the error JSON (with
+    /// `Content-Length`), sent at once, then the lingering close that nginx and Apache do. The server keeps reading and discarding the unread body, at most
+    /// `drainLimit` bytes and for at most `drainTime`, before the connection closes.
+    ///
+    /// Closing a socket with unread data in its receive buffer makes the kernel send a reset,
+    /// and a reset can destroy the answer before the client reads it. A client still sending
+    /// its body would then see only a failed write. Draining lets the client finish its write
+    /// and read the answer. A body larger than the limit, or one still arriving after
+    /// `drainTime`, ends the drain and the connection; `drainLimit` 0 closes at once (408).
+    /// A body drained to its end leaves a keep-alive connection usable.
+    static func refusal(_ error: ControlError, unread: UnreadRequestBody, drainLimit: Int, drainTime: Duration) -> Response {
+        let payload = ByteBuffer(string: error.json.serialized(.compact) + "\n")
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if error.httpStatus == 401 { headers[.wwwAuthenticate] = "Bearer" }
+        let body = ResponseBody(contentLength: payload.readableBytes) { writer in
+            try await writer.write(payload)
+            try await unread.drain(limit: drainLimit, time: drainTime)
+            try await writer.finish(nil)
+        }
+        return Response(status: HTTPResponse.Status(code: error.httpStatus), headers: headers, body: body)
+    }
+}
+
+/// The rest of a refused request's body, handed from the handler that refused it to the
+/// response that drains it (``LiveServer/refusal(_:unread:drainLimit:drainTime:)``).
+///
+/// Hummingbird writes a response body only after the handler has returned, so the iterator is
+/// used by one task at a time; that is what makes the unchecked sendability sound.
+final class UnreadRequestBody: @unchecked Sendable {
+    private var iterator: RequestBody.AsyncIterator
+
+    init(_ iterator: RequestBody.AsyncIterator) { self.iterator = iterator }
+
+    /// Why a drain ended before the body did; the error closes the connection.
+    struct DrainEnded: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Reads and discards the rest of the body. Throws ``DrainEnded`` when more than `limit`
+    /// bytes remain or the body is still arriving after `time`.
+    func drain(limit: Int, time: Duration) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: time)
+        var discarded = 0
+        if limit == 0 { throw DrainEnded(description: "refused request body: not read") }
+        while discarded <= limit, clock.now <= deadline {
+            guard let buffer = try await iterator.next() else { return }
+            discarded += buffer.readableBytes
+        }
+        throw DrainEnded(description: "refused request body: stopped discarding after \(discarded) bytes")
     }
 }

@@ -367,6 +367,42 @@ struct HostileServerTests {
         }
     }
 
+    @Test("a refused body is drained after the answer, up to a bound: the client reads 413 and finishes sending")
+    func refusedBodyDrained() async throws {
+        var configuration = Self.loopback
+        configuration.maxBodySize = 1024
+        let stack = try Self.stack(configuration)
+        try await stack.server.withTestClient { client in
+            let port = client.port
+            let results = try await Self.onThread { () -> [String: String] in
+                var results: [String: String] = [:]
+                // 16 MiB declared, on a connection the client closes after this request: 413
+                // from the header alone, before any of the body is sent. The server keeps reading
+                // until the drain limit, so the first 8 MiB of the body go through.
+                let drained = LiveServer.refusedBodyDrainLimit
+                let closing = try RawHTTPConnection(port: port, timeout: SanitizerAllowance.seconds(10))
+                closing.send("POST /zones HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: \(2 * drained)\r\n\r\n")
+                results["closing answer"] = "\(closing.readResponse()?.status ?? 0)"
+                results["closing sent"] = "\(closing.send([UInt8](repeating: UInt8(ascii: "a"), count: drained - 1)))"
+                // Past the drain limit the server stops reading and closes: the sender's write fails.
+                results["closing rest sent"] = "\(closing.send([UInt8](repeating: UInt8(ascii: "a"), count: 3 * drained)))"
+                // On a keep-alive connection a body drained to its end leaves the connection usable.
+                let keepAlive = try RawHTTPConnection(port: port, timeout: SanitizerAllowance.seconds(10))
+                keepAlive.send("POST /zones HTTP/1.1\r\nHost: x\r\nContent-Length: \(1 << 20)\r\n\r\n")
+                results["keep-alive answer"] = "\(keepAlive.readResponse()?.status ?? 0)"
+                results["keep-alive sent"] = "\(keepAlive.send([UInt8](repeating: UInt8(ascii: "b"), count: 1 << 20)))"
+                keepAlive.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                results["keep-alive next"] = "\(keepAlive.readResponse()?.status ?? 0)"
+                return results
+            }
+            #expect(
+                results == [
+                    "closing answer": "413", "closing sent": "true", "closing rest sent": "false",
+                    "keep-alive answer": "413", "keep-alive sent": "true", "keep-alive next": "200",
+                ])
+        }
+    }
+
     // MARK: Token
 
     @Test("off loopback, every mutating endpoint refuses requests without the right token and changes nothing")

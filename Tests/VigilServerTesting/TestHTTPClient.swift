@@ -68,9 +68,18 @@ public struct TestHTTPClient: Sendable {
         let requestHead = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method.rawValue), uri: uri, headers: head)
 
         return try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(.head(requestHead))
-            if let body { try await outbound.write(.body(.byteBuffer(body))) }
-            try await outbound.write(.end(nil))
+            // A server may answer before it has read the whole request (413 for a body over its
+            // limit) and close the connection, so a write can fail while the answer is already
+            // on its way. As curl does, a failed write is not the end: the response that arrived
+            // is read, and the write's error is reported only when no complete response came.
+            var writeError: (any Error)?
+            do {
+                try await outbound.write(.head(requestHead))
+                if let body { try await outbound.write(.body(.byteBuffer(body))) }
+                try await outbound.write(.end(nil))
+            } catch {
+                writeError = error
+            }
 
             var response: HTTPResponseHead?
             var collected = ByteBuffer()
@@ -82,6 +91,9 @@ public struct TestHTTPClient: Sendable {
                     guard let response else { throw TestHTTPClientError(request: name, reason: "end of response before its head") }
                     return TestHTTPResponse(status: Self.status(response), headers: Self.fields(response.headers), body: collected)
                 }
+            }
+            if let writeError, response == nil {
+                throw TestHTTPClientError(request: name, reason: "sending the request failed (\(writeError)) and no response came")
             }
             throw TestHTTPClientError(
                 request: name,
