@@ -152,24 +152,24 @@ struct StreamTests {
         try await stack.server.withTestClient { testClient in
             let stuck = SSEClient(port: testClient.port, responseTimeout: LiveTestSupport.sseResponseTimeout)
             try await LiveTestSupport.onThread { try stuck.connect(receiveBufferSize: 4096) }  // reads the head, then never reads again
+            // Waits until the server has registered the client (at most 30 s on a loaded machine).
             var waited = 0
-            while stack.hub.subscriberCount == 0 && waited < 200 {
+            while stack.hub.subscriberCount == 0 && waited < 3000 {
                 try await Task.sleep(for: .milliseconds(10))
                 waited += 1
             }
             #expect(stack.hub.subscriberCount == 1)
             let payload = String(repeating: "x", count: 4000)
-            let start = LiveClock.now()
             var published = 0
             while stack.metrics.droppedClients == 0 && published < 50_000 {
                 published += 1
                 stack.hub.publish(LiveRecord(sequence: UInt64(published), type: "warning", emittedAt: 0, line: #"{"pad":"\#(payload)"}"#))
                 if published % 500 == 0 { try await Task.sleep(for: .milliseconds(5)) }
             }
-            let elapsed = LiveClock.now() - start
+            // Dropped once its buffer and the socket's filled up, whatever the machine's speed:
+            // the loop above stops at 50,000 records when the client is never dropped.
             #expect(stack.metrics.droppedClients == 1, "published \(published)")
             #expect(stack.hub.subscriberCount == 0)
-            #expect(elapsed < 10)
             #expect(stack.metrics.prometheusText().contains("vigil_live_dropped_clients_total 1"))
             stuck.close()
         }
