@@ -112,6 +112,11 @@ struct AnalyzeCommand: ParsableCommand {
             guard let trigger = EventTriggerType(rawValue: name) else {
                 throw ValidationError("--triggers: '\(name)' is not a trigger (\(EventTriggerType.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
+            guard DetectorRegistry.detectableTriggers.contains(trigger) else {
+                throw ValidationError(
+                    "--triggers: \(name) has no detector in Vigil, so it never fires (detectable: "
+                        + "\(DetectorRegistry.detectableTriggers.map(\.rawValue).joined(separator: ", ")))")
+            }
             set.insert(trigger)
         }
         return set
