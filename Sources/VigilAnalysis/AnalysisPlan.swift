@@ -32,11 +32,11 @@ public struct AnalysisPlan: Sendable {
     }
 
     /// Runs the event engine over a recording's `detections` (any order) up to `endTime`
-    /// and tags the records with `file`. Suppressed candidates are kept only with `explain`.
+    /// and tags the records with `file`. Suppressed candidates are kept only with `explain`,
+    /// consecutive suppressed vision detections grouped (``SuppressionGrouper``).
     public func records(file: String, detections: [Detection], endTime: Double) -> [AnalysisRecord] {
-        EventEngine.run(policy: policy, detections: detections, endTime: endTime).compactMap { record in
-            if case .suppressed = record, !explain { return nil }
-            return AnalysisRecord(file: file, content: .engine(record))
-        }
+        let records = EventEngine.run(policy: policy, detections: detections, endTime: endTime)
+        let kept = explain ? SuppressionGrouper.grouped(records) : records.filter { if case .suppressed = $0 { false } else { true } }
+        return kept.map { AnalysisRecord(file: file, content: .engine($0)) }
     }
 }

@@ -71,6 +71,8 @@ public enum RecordEncoder {
             members.append(("trigger", .string(s.trigger.rawValue)))
             if let zone = s.zone { members.append(("zone", .number(Double(zone)))) }
             members.append(("time", rounded(s.time)))
+            members.append(("end", rounded(s.end)))
+            members.append(("count", .number(Double(s.count))))
             members.append(("scope", .string(s.scope.rawValue)))
             members.append(("rule", .string(s.rule.name)))
             members.append(("reason", .string(s.reason)))
@@ -124,7 +126,7 @@ public enum RecordEncoder {
     /// The table for records in their JSON form (as written to events.jsonl).
     public static func table(_ records: [JSONValue]) -> String {
         var rows: [[String]] = [["FILE", "TRIGGER", "START", "END", "DETECTED", "CONF", "ZONE", "MEDIA"]]
-        var suppressed: [[String]] = [["FILE", "TRIGGER", "TIME", "ZONE", "RULE", "REASON"]]
+        var suppressed: [[String]] = [["FILE", "TRIGGER", "TIME", "ZONE", "COUNT", "RULE", "REASON"]]
         var notes: [String] = []
         func number(_ r: JSONValue, _ key: String, _ places: Int = 3) -> String { r[key]?.doubleValue.map { fixed($0, places: places) } ?? "" }
         func zone(_ r: JSONValue) -> String { r["zone"]?.intValue.map(String.init) ?? "-" }
@@ -144,7 +146,8 @@ public enum RecordEncoder {
             case "suppressed":
                 suppressed.append([
                     file, (r["trigger"]?.stringValue ?? "") + (r["scope"]?.stringValue == "clip" ? " (clip)" : ""),
-                    number(r, "time"), zone(r), r["rule"]?.stringValue ?? "", r["reason"]?.stringValue ?? "",
+                    timeRange(r), zone(r), r["count"]?.intValue.map(String.init) ?? "1", r["rule"]?.stringValue ?? "",
+                    r["reason"]?.stringValue ?? "",
                 ])
             case "warning": notes.append("warning: \(file): \(r["message"]?.stringValue ?? "")")
             case "error": notes.append("error: \(r["message"]?.stringValue ?? "")")
@@ -155,6 +158,13 @@ public enum RecordEncoder {
         if suppressed.count > 1 { out += "\nsuppressed candidates (--explain):\n" + render(suppressed) }
         if !notes.isEmpty { out += "\n" + notes.joined(separator: "\n") + "\n" }
         return out
+    }
+
+    /// A suppression's time, or `first-last` for a group of detections.
+    private static func timeRange(_ r: JSONValue) -> String {
+        guard let time = r["time"]?.doubleValue else { return "" }
+        guard let end = r["end"]?.doubleValue, end != time else { return fixed(time) }
+        return "\(fixed(time))-\(fixed(end))"
     }
 
     private static func mediaText(_ r: JSONValue) -> String {
@@ -172,7 +182,7 @@ public enum RecordEncoder {
         let columns = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        let numeric: Set<Int> = rows.first == ["FILE", "TRIGGER", "START", "END", "DETECTED", "CONF", "ZONE", "MEDIA"] ? [2, 3, 4, 5] : [2]
+        let numeric: Set<Int> = rows.first == ["FILE", "TRIGGER", "START", "END", "DETECTED", "CONF", "ZONE", "MEDIA"] ? [2, 3, 4, 5] : [2, 4]
         return rows.map { row in
             row.enumerated().map { i, cell in
                 let pad = String(repeating: " ", count: widths[i] - cell.count)

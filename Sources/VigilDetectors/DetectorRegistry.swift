@@ -9,6 +9,16 @@ public enum DetectorRegistry {
         EventTriggerType.allCases.filter { makeDetector(for: $0, configuration: .standard(sampleRate: 44_100), settings: DetectorSettings()) != nil }
     }
 
+    /// Vision triggers this build can detect: `motion`, found by `VigilVision.MotionDetector`.
+    /// There is no person, vehicle, animal or package detector.
+    public static let availableVisionTriggers: [EventTriggerType] = [.motion]
+
+    /// Every trigger this build can detect (vision and sound), in declaration order. A trigger
+    /// outside this list never fires, whatever the device enables.
+    public static var detectableTriggers: [EventTriggerType] {
+        (availableVisionTriggers + availableSoundTriggers).sorted()
+    }
+
     /// A new detector for `trigger`, or nil if none exists for it yet.
     public static func makeDetector(
         for trigger: EventTriggerType, configuration: STFTConfiguration, settings: DetectorSettings

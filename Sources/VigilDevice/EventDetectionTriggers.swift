@@ -17,6 +17,16 @@ public struct EventDetectionTriggers: Sendable, Hashable {
         self.enabled = enabled
     }
 
+    /// The triggers Vigil has a detector for, supported and enabled: `motion` (the video motion
+    /// detector) and the sound triggers `sound`, `personTalking`, `dogBark`, `glassBreak`,
+    /// `smokeAlarm`, `coAlarm`. The default device's triggers: a device that nothing configured
+    /// claims nothing the build cannot detect (no person, vehicle, animal or package detector
+    /// exists). Kept equal to `DetectorRegistry.detectableTriggers` by a test.
+    public static let detectable: EventDetectionTriggers = {
+        let triggers: Set<EventTriggerType> = [.motion, .sound, .personTalking, .dogBark, .glassBreak, .smokeAlarm, .coAlarm]
+        return EventDetectionTriggers(uncheckedSupported: triggers, enabled: triggers)
+    }()
+
     /// Every trigger supported and enabled.
     public static let all = EventDetectionTriggers(uncheckedSupported: Set(EventTriggerType.allCases), enabled: Set(EventTriggerType.allCases))
 

@@ -184,13 +184,16 @@ public struct EventEngine: Sendable {
             return (.liveView, "recording mode is liveView: all detectors are off")
         }
         if !policy.enabledTriggers.contains(trigger) {
+            if policy.unselectedTriggers.contains(trigger) {
+                return (.triggerNotSelected, "trigger \(trigger.rawValue) is enabled on the device but not selected by --triggers")
+            }
             return (.triggerDisabled, "trigger \(trigger.rawValue) is not in enabledEventTriggers")
         }
         if trigger.isSound && policy.microphoneMuted {
             return (.microphoneMuted, "microphone is muted: sound trigger \(trigger.rawValue) cannot fire")
         }
         if trigger.isVision, let zone = detection.zoneID, policy.privacyZones.contains(zone) {
-            return (.privacyZone, "zone \(zone) is a privacy zone: activity there is never reported")
+            return (.privacyZone, "\(trigger.rawValue) in privacy zone \(zone) withheld: activity there is never reported")
         }
         return nil
     }

@@ -13,8 +13,11 @@ public struct EventPolicy: Sendable, Hashable {
     public var recordingMode: RecordingModeType
     /// The selected mode's `maxDuration` in seconds; 0 means none.
     public var recordingModeMaxDuration: Double
-    /// `enabledEventTriggers`.
+    /// `enabledEventTriggers`, narrowed by the run's trigger selection (see ``narrowed(to:)``).
     public var enabledTriggers: Set<EventTriggerType>
+    /// Triggers the device enables that the run's trigger selection (`--triggers`) left out:
+    /// their detections are suppressed with rule ``SuppressionRule/triggerNotSelected``.
+    public var unselectedTriggers: Set<EventTriggerType> = []
     /// Zone trigger control per zone ID (`triggers`).
     public var zoneTriggers: [UInt16: LifecycleTiming]
     /// IDs of privacy zones: vision detections there are never reported.
@@ -53,6 +56,16 @@ public struct EventPolicy: Sendable, Hashable {
         self.motionTimeControl = motionTimeControl
         self.maxPreRoll = maxPreRoll
         self.motionZones = motionZones
+    }
+
+    /// The policy with only `selection` of its enabled triggers enabled (`vigil analyze
+    /// --triggers`); the enabled triggers left out are remembered in ``unselectedTriggers`` so
+    /// that `--explain` names the selection, not the device, as the reason.
+    public func narrowed(to selection: Set<EventTriggerType>) -> EventPolicy {
+        var policy = self
+        policy.unselectedTriggers.formUnion(enabledTriggers.subtracting(selection))
+        policy.enabledTriggers.formIntersection(selection)
+        return policy
     }
 
     /// Whether a vision detection in `zone` (`nil` = outside every zone) lies in `motionZones`.

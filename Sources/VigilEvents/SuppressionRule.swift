@@ -8,6 +8,9 @@ public enum SuppressionRule: String, Sendable, Hashable, CaseIterable {
     case liveView = "recordingMode.liveView"
     /// The trigger is not in `enabledEventTriggers`.
     case triggerDisabled = "enabledEventTriggers"
+    /// The device enables the trigger, but the run's trigger selection (`vigil analyze
+    /// --triggers`) leaves it out.
+    case triggerNotSelected = "--triggers"
     /// A sound trigger while the microphone is muted.
     case microphoneMuted = "audio.microphoneMuted"
     /// A vision detection in a privacy zone.

@@ -8,7 +8,9 @@ import VigilImaging
 /// then by name) are `1 / fps` apart from 0. Without it, each name's last number is its time:
 /// seconds when it has a fractional part (`frame-12.040.png`), milliseconds when it is an
 /// integer (`1250.png`, `cam_000040ms.png`). Names without a number, or repeated times, are
-/// errors that ask for `--fps`.
+/// errors that ask for `--fps`. Integer names less than ``minimumMillisecondStep`` apart (the
+/// median step) are frame numbers (`1.png ... 51.png`, as ffmpeg writes them), not times: an
+/// error that asks for `--fps`.
 public struct PNGSequenceReader: FrameSource {
     /// One frame file.
     public struct Entry: Sendable, Hashable {
@@ -27,6 +29,11 @@ public struct PNGSequenceReader: FrameSource {
     /// Decode limits per frame.
     public let limits: ImageLimits
     private var position = 0
+
+    /// The smallest median step, in milliseconds, between integer-named frames that is read as
+    /// a time: 10 ms is 100 frames/s, above any home camera's rate. Closer integer names are
+    /// frame numbers.
+    public static let minimumMillisecondStep = 10.0
 
     /// Lists `directory` (non-recursive, `.png` in any case).
     /// - Throws: ``FrameSourceError`` when the directory cannot be read, holds no PNG, or the
@@ -74,7 +81,28 @@ public struct PNGSequenceReader: FrameSource {
                 entries.append(Entry(path: path, name: item.name, time: time))
             }
         }
+        if framesPerSecond == nil { try Self.rejectFrameNumbers(sorted, directory: directory) }
         self.entries = entries
+    }
+
+    /// Throws when the integer names of `sorted` (in frame order) have a median step below
+    /// ``minimumMillisecondStep``: they number the frames rather than time them.
+    private static func rejectFrameNumbers(
+        _ sorted: [(name: String, number: (value: Double, isInteger: Bool)?)], directory: String
+    ) throws(FrameSourceError) {
+        let integers = sorted.filter { $0.number?.isInteger == true }
+        guard integers.count >= 2 else { return }
+        var steps: [Double] = []
+        for index in 1..<integers.count { steps.append(integers[index].number!.value - integers[index - 1].number!.value) }
+        steps.sort()
+        let median = steps[steps.count / 2]
+        guard median < minimumMillisecondStep else { return }
+        let first = integers.first!, last = integers.last!
+        let kind = median == 1 ? "consecutive frame numbers" : "frame numbers \(Int(median)) apart"
+        throw FrameSourceError(
+            .unsupportedFormat, source: directory,
+            reason: "the names \(first.name) ... \(last.name) are \(kind), not millisecond timestamps "
+                + "(as times they would be \(DecimalText.fixed(1000 / max(median, 1), places: 0)) frames/s); give --fps with the frame rate")
     }
 
     /// The last decimal number in a file name's stem, and whether it is an integer.

@@ -29,11 +29,16 @@ public struct FrameMotion: Sendable, Hashable {
     public var blobs: [MotionBlob]
     /// Regions with reportable motion, in layout order (zones, then outside).
     public var zones: [ZoneMotion]
+    /// Privacy zones in which motion was found and withheld (only with
+    /// ``MotionConfiguration/reportsPrivacyMotion``).
+    public var privacyZonesWithMotion: [UInt16]
 
     /// Creates a frame result.
     public init(
-        time: Double, state: State, movingFraction: Double, gain: Double, offset: Double, blobs: [MotionBlob], zones: [ZoneMotion]
+        time: Double, state: State, movingFraction: Double, gain: Double, offset: Double, blobs: [MotionBlob], zones: [ZoneMotion],
+        privacyZonesWithMotion: [UInt16] = []
     ) {
+        self.privacyZonesWithMotion = privacyZonesWithMotion
         self.time = time
         self.state = state
         self.movingFraction = movingFraction
@@ -46,9 +51,12 @@ public struct FrameMotion: Sendable, Hashable {
     /// One point detection of trigger `motion` per region with motion, at ``time``, with
     /// evidence `motionFraction`, `motionPixels`, `blobs`, `boundingBox` (grid
     /// `[minX, minY, maxX, maxY]`) and `peakTime` (this frame's time; the caller may replace it
-    /// with the time of the activation's peak).
+    /// with the time of the activation's peak). Then one detection per privacy zone with motion,
+    /// without evidence, which the event engine suppresses (rule `zones.privacy`), so that
+    /// `--explain` says motion there was withheld.
     public var detections: [Detection] {
-        zones.map { zone in
+        let withheld = privacyZonesWithMotion.map { Detection.point(.motion, zoneID: $0, at: time, confidence: 1, evidence: [:]) }
+        return zones.map { zone in
             Detection.point(
                 .motion, zoneID: zone.zoneID, at: time, confidence: zone.confidence,
                 evidence: [
@@ -58,7 +66,7 @@ public struct FrameMotion: Sendable, Hashable {
                     "boundingBox": .numbers(zone.gridBox.map { $0.rounded() }),
                     "peakTime": .number(time),
                 ])
-        }
+        } + withheld
     }
 
     /// The total moving pixels over all reported regions (a frame's "amount of motion").

@@ -29,6 +29,10 @@ public struct MotionConfiguration: Sendable, Hashable {
     public var minimumZoneFraction: Double
     /// Pipeline constants.
     public var parameters: MotionParameters
+    /// Also say, per frame, which privacy zones had motion (``FrameMotion/privacyZonesWithMotion``),
+    /// so that `--explain` can report it as withheld. Off by default: privacy pixels are then
+    /// not looked at beyond the background model. Never gives a position or a size.
+    public var reportsPrivacyMotion = false
 
     /// Creates a configuration.
     public init(

@@ -152,12 +152,20 @@ public final class MotionDetector {
         let smallestArea = minimumAreas.min() ?? p.minimumAreaFraction(for: .medium) * frameArea
         let blobs = ws.extractBlobs(decimation: layout.decimation, minimumArea: smallestArea)
         let zones = attribute(blobs: blobs, thresholds: thresholds, minimumAreas: minimumAreas, layout: layout, ws: ws)
+        // Privacy zones (only when asked): whether each moved, at the medium sensitivity's
+        // threshold and minimum area; nothing else about it leaves the detector.
+        var privacyMotion: [UInt16] = []
+        for region in layout.privacyRegions {
+            guard let id = region.zone.id else { continue }
+            let pixels = ws.unmaskedMovingPixels(region: region, above: p.threshold(for: .medium), noiseFactor: p.noiseFactor)
+            if Double(pixels) >= p.minimumAreaFraction(for: .medium) * frameArea { privacyMotion.append(id) }
+        }
 
         ws.updateBackground(
             alpha: alpha, foregroundAlpha: alpha * Float(p.foregroundRateFactor), beta: beta, noise: (p.minimumNoise, p.maximumNoise))
         return FrameMotion(
             time: time, state: .analysed, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
-            blobs: blobs.map(\.blob), zones: zones)
+            blobs: blobs.map(\.blob), zones: zones, privacyZonesWithMotion: privacyMotion)
     }
 
     /// Per-region motion: pixel counts above the region's threshold, the anchor rule, the

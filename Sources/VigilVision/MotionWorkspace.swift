@@ -299,6 +299,22 @@ final class MotionWorkspace {
         }
     }
 
+    /// Frame pixels of `region` (through its coverage) whose difference to the compensated
+    /// background, minus `noiseFactor` times the noise estimate, exceeds `threshold`: the same
+    /// test as ``score(gain:offset:noiseFactor:shakeRadius:)``, without the privacy exclusion.
+    /// Call after `score`.
+    func unmaskedMovingPixels(region: ZoneLayout.Region, above threshold: Float, noiseFactor: Float) -> Int {
+        guard let bounds = region.bounds else { return 0 }
+        var total = 0
+        for y in bounds.minY...bounds.maxY {
+            for x in bounds.minX...bounds.maxX {
+                let i = y * width + x
+                if region.coverage[i] != 0 && diff[i] - noiseFactor * noise[i] > threshold { total += Int(region.coverage[i]) }
+            }
+        }
+        return total
+    }
+
     /// Thresholds `score` at `threshold` into `raw`, cleans it into `fg` (3 x 3 neighbour count
     /// of at least `minimumNeighbours`, private pixels excluded) and counts moving pixels.
     func threshold(_ threshold: Float, minimumNeighbours: Int) -> MovingSummary {

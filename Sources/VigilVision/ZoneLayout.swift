@@ -47,6 +47,9 @@ public struct ZoneLayout: Sendable {
     public let workingWeight: [Float]
     /// Number of working pixels with weight 1.
     public let analysedCount: Int
+    /// Each privacy zone with its own coverage (private blocks kept), when the configuration
+    /// ``MotionConfiguration/reportsPrivacyMotion``; empty otherwise.
+    public let privacyRegions: [Region]
 
     /// Rasterizes `configuration`'s zones for a `frameWidth` x `frameHeight` frame.
     public init(configuration: MotionConfiguration, frameWidth: Int, frameHeight: Int) {
@@ -61,13 +64,19 @@ public struct ZoneLayout: Sendable {
 
         privacyPolygons = configuration.privacyZones.map { PreparedPolygon($0.polygon) }
         var privacy = [UInt8]()
+        var privacyRegions: [Region] = []
         if !privacyPolygons.isEmpty {
             privacy = [UInt8](repeating: 0, count: frameWidth * frameHeight)
-            for polygon in privacyPolygons {
+            let none = [UInt8](repeating: 0, count: n)
+            for (zone, polygon) in zip(configuration.privacyZones, privacyPolygons) {
                 let mask = ZoneRasterizer.mask(of: polygon, mapping: mapping)
                 for i in mask.indices where mask[i] != 0 { privacy[i] = 1 }
+                if configuration.reportsPrivacyMotion {
+                    privacyRegions.append(Self.region(zone, polygon, Self.coverage(mask, frameWidth, f, w, h), none, w, h))
+                }
             }
         }
+        self.privacyRegions = privacyRegions
         privacyMask = privacy
         let privacyCoverage = privacy.isEmpty ? [UInt8](repeating: 0, count: n) : Self.coverage(privacy, frameWidth, f, w, h)
         workingWeight = privacyCoverage.map { $0 == 0 ? 1 : 0 }

@@ -35,8 +35,10 @@ extension AnalyzeCommand {
             name = path == "-" ? "stdin" : path
         }
         let recording = InputRecording(path: path, displayName: name)
+        var motion = MotionConfiguration(device: device, anchor: anchor)
+        motion.reportsPrivacyMotion = plan.explain
         let analyzer = VideoAnalyzer(
-            plan: plan, motion: MotionConfiguration(device: device, anchor: anchor), overlay: ZoneOverlay(device: device),
+            plan: plan, motion: motion, overlay: ZoneOverlay(device: device),
             limits: limits, drawReport: out != nil)
         let rotation = device.video.imageRotation
         if rotation % 90 != 0 {

@@ -100,6 +100,11 @@ struct AnalyzeCommand: ParsableCommand {
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if force && out == nil { throw ValidationError("--force only applies with --out") }
+        if explain && format == .tsv {
+            throw ValidationError(
+                "--explain with --format tsv: TSV is the DCASE event list (file, onset, offset, label) and has no rows for "
+                    + "suppressed candidates; use --format jsonl or table")
+        }
         _ = try parsedSensitivities()
         _ = try parsedTriggers()
     }
@@ -111,6 +116,11 @@ struct AnalyzeCommand: ParsableCommand {
         for name in triggers.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             guard let trigger = EventTriggerType(rawValue: name) else {
                 throw ValidationError("--triggers: '\(name)' is not a trigger (\(EventTriggerType.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            guard DetectorRegistry.detectableTriggers.contains(trigger) else {
+                throw ValidationError(
+                    "--triggers: \(name) has no detector in Vigil, so it never fires (detectable: "
+                        + "\(DetectorRegistry.detectableTriggers.map(\.rawValue).joined(separator: ", ")))")
             }
             set.insert(trigger)
         }
@@ -153,7 +163,7 @@ struct AnalyzeCommand: ParsableCommand {
         if let all = overrides.all { settings.defaultSensitivity = all }
         settings.sensitivity.merge(overrides.perTrigger) { _, new in new }
         var policy = loaded.policy
-        if let only = try parsedTriggers() { policy.enabledTriggers.formIntersection(only) }
+        if let only = try parsedTriggers() { policy = policy.narrowed(to: only) }
         let plan = AnalysisPlan(policy: policy, settings: settings, explain: explain)
         if frames != nil || video != nil {
             try runVideo(plan: plan, device: loaded.device, limits: try inputLimits.limits)

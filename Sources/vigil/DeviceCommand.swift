@@ -83,8 +83,9 @@ struct DeviceCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the built-in default device as a device file.",
             discussion: """
-                The default device supports and enables every trigger, records in ebr mode, has an active \
-                transport and no zones. It applies whenever `vigil analyze` is run without --device.
+                The default device supports and enables the triggers Vigil detects (motion and the sound \
+                triggers; not personDetected, vehicleDetected, animalDetected or packageDetected), records in \
+                ebr mode, has an active transport and no zones. It applies whenever `vigil analyze` is run without --device.
                 Example: vigil device init > mycam.json
                 """)
 

@@ -21,7 +21,7 @@ struct LoadedDevice {
     var settings: DetectorSettings
     var warnings: [String]
 
-    /// The built-in default device: every trigger supported and enabled, ebr, transport active, no zones.
+    /// The built-in default device: the triggers Vigil detects supported and enabled, ebr, transport active, no zones.
     static var builtIn: LoadedDevice { LoadedDevice(device: .default, warnings: []) }
 
     init(device: Device, warnings: [String]) {
@@ -52,9 +52,23 @@ struct LoadedDevice {
         return data
     }
 
-    /// Decodes the file at `path` into a report (problems and warnings with their JSON paths).
+    /// Decodes the file at `path` into a report (problems and warnings with their JSON paths),
+    /// with a warning for each enabled trigger this build has no detector for.
     static func report(path: String, limits: InputLimits = .default) throws -> DeviceFileReport {
-        DeviceFile.decode(try readBytes(path: path, limits: limits), limits: limits)
+        var report = DeviceFile.decode(try readBytes(path: path, limits: limits), limits: limits)
+        if let device = report.device { report.warnings += undetectableTriggerWarnings(device) }
+        return report
+    }
+
+    /// One warning per enabled trigger that no detector of this build finds: it never fires.
+    static func undetectableTriggerWarnings(_ device: Device) -> [DeviceFileWarning] {
+        let detectable = Set(DetectorRegistry.detectableTriggers)
+        return device.eventTriggers.enabled.sorted().filter { !detectable.contains($0) }.map { trigger in
+            DeviceFileWarning(
+                path: "enabledEventTriggers",
+                message: "\(trigger.rawValue) is enabled but Vigil has no detector for it: it never fires "
+                    + "(detectable: \(DetectorRegistry.detectableTriggers.map(\.rawValue).joined(separator: ", ")))")
+        }
     }
 
     /// Loads `path`, or the built-in default device when `path` is nil.

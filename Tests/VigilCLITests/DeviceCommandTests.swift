@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+import VigilDetectors
 
 /// The sample device with `edit` applied, written to a temporary file.
 func writeDevice(_ dir: URL, name: String = "device.json", _ edit: (inout JSONObject) -> Void) throws -> String {
@@ -76,9 +77,44 @@ struct DeviceCommandTests {
         let check = try CommandRunner.run(["device", "validate", path])
         #expect(check.status == 0, "\(check.stderr)")
         let device = try JSONValue.parse(printed.stdout)
-        #expect(device["enabledEventTriggers"]?.arrayValue?.count == EventTriggerType.allCases.count)
+        // The default device claims only what this build detects (no personDetected and the like).
+        let detectable = DetectorRegistry.detectableTriggers.map(\.rawValue)
+        #expect(device["supportedEventTriggers"]?.arrayValue?.compactMap(\.stringValue) == detectable)
+        #expect(device["enabledEventTriggers"]?.arrayValue?.compactMap(\.stringValue) == detectable)
+        #expect(!detectable.contains("personDetected") && detectable.contains("motion") && detectable.contains("smokeAlarm"))
         #expect(device["zones"]?.arrayValue?.isEmpty == true)
         #expect(device["transport"]?["transportStatus"]?.stringValue == "active")
+    }
+
+    @Test("a device file enabling a trigger nothing detects is valid, with a warning naming the trigger")
+    func undetectableTriggerWarning() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try writeDevice(dir) { device in
+            device["supportedEventTriggers"] = ["motion", "personDetected", "packageDetected", "smokeAlarm"]
+            device["enabledEventTriggers"] = ["motion", "personDetected", "packageDetected", "smokeAlarm"]
+        }
+        let validate = try CommandRunner.run(["device", "validate", path])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(validate.stderr.contains("enabledEventTriggers: personDetected is enabled but Vigil has no detector for it"), "\(validate.stderr)")
+        #expect(validate.stderr.contains("packageDetected is enabled"))
+        #expect(!validate.stderr.contains("motion is enabled") && !validate.stderr.contains("smokeAlarm is enabled"))
+        let json = try CommandRunner.run(["device", "validate", path, "--json"])
+        let warnings = try json.lines.map { try JSONValue.parse($0) }.filter { $0["type"]?.stringValue == "warning" }
+        #expect(warnings.compactMap { $0["reason"]?.stringValue }.filter { $0.contains("no detector") }.count == 2)
+        let analyze = try CommandRunner.run(["analyze", "Samples/demo-scene.flac", "--device", path, "--format", "jsonl"])
+        #expect(analyze.status == 0, "\(analyze.stderr)")
+        #expect(analyze.stderr.contains("warning: \(path): enabledEventTriggers: personDetected is enabled"), "\(analyze.stderr)")
+    }
+
+    @Test("--triggers naming a trigger nothing detects is a usage error naming it")
+    func undetectableTriggerFilter() throws {
+        let result = try CommandRunner.run(["analyze", "Samples/demo-scene.flac", "--triggers", "motion,vehicleDetected", "--format", "jsonl"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("--triggers: vehicleDetected has no detector in Vigil"), "\(result.stderr)")
+        let fine = try CommandRunner.run(["analyze", "Samples/demo-scene.flac", "--triggers", "motion,smokeAlarm", "--format", "jsonl"])
+        #expect(fine.status == 0, "\(fine.stderr)")
     }
 
     @Test("analyze refuses an invalid device with status 2 and analyzes nothing")
