@@ -33,8 +33,10 @@ public struct AnalysisPlan: Sendable {
 
     /// Runs the event engine over a recording's `detections` (any order) up to `endTime`
     /// and tags the records with `file`. Suppressed candidates are kept only with `explain`.
-    public func records(file: String, detections: [Detection], endTime: Double) -> [AnalysisRecord] {
-        EventEngine.run(policy: policy, detections: detections, endTime: endTime).compactMap { record in
+    /// - Parameter visionEnd: the end of the recording's video, when it has one (see
+    ///   ``EventEngine/run(policy:detections:endTime:visionEnd:)``).
+    public func records(file: String, detections: [Detection], endTime: Double, visionEnd: Double? = nil) -> [AnalysisRecord] {
+        EventEngine.run(policy: policy, detections: detections, endTime: endTime, visionEnd: visionEnd).compactMap { record in
             if case .suppressed = record, !explain { return nil }
             return AnalysisRecord(file: file, content: .engine(record))
         }

@@ -143,7 +143,7 @@ public enum RecordEncoder {
                 ])
             case "suppressed":
                 suppressed.append([
-                    file, (r["trigger"]?.stringValue ?? "") + (r["scope"]?.stringValue == "clip" ? " (clip)" : ""),
+                    file, (r["trigger"]?.stringValue ?? "") + (r["scope"]?.stringValue.map { $0 == "event" ? "" : " (\($0))" } ?? ""),
                     number(r, "time"), zone(r), r["rule"]?.stringValue ?? "", r["reason"]?.stringValue ?? "",
                 ])
             case "warning": notes.append("warning: \(file): \(r["message"]?.stringValue ?? "")")
