@@ -34,8 +34,10 @@ public struct AnalysisPlan: Sendable {
     /// Runs the event engine over a recording's `detections` (any order) up to `endTime`
     /// and tags the records with `file`. Suppressed candidates are kept only with `explain`,
     /// consecutive suppressed vision detections grouped (``SuppressionGrouper``).
-    public func records(file: String, detections: [Detection], endTime: Double) -> [AnalysisRecord] {
-        let records = EventEngine.run(policy: policy, detections: detections, endTime: endTime)
+    /// - Parameter visionEnd: the end of the recording's video, when it has one (see
+    ///   ``EventEngine/run(policy:detections:endTime:visionEnd:)``).
+    public func records(file: String, detections: [Detection], endTime: Double, visionEnd: Double? = nil) -> [AnalysisRecord] {
+        let records = EventEngine.run(policy: policy, detections: detections, endTime: endTime, visionEnd: visionEnd)
         let kept = explain ? SuppressionGrouper.grouped(records) : records.filter { if case .suppressed = $0 { false } else { true } }
         return kept.map { AnalysisRecord(file: file, content: .engine($0)) }
     }

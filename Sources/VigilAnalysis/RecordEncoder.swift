@@ -145,7 +145,7 @@ public enum RecordEncoder {
                 ])
             case "suppressed":
                 suppressed.append([
-                    file, (r["trigger"]?.stringValue ?? "") + (r["scope"]?.stringValue == "clip" ? " (clip)" : ""),
+                    file, (r["trigger"]?.stringValue ?? "") + (r["scope"]?.stringValue.map { $0 == "event" ? "" : " (\($0))" } ?? ""),
                     timeRange(r), zone(r), r["count"]?.intValue.map(String.init) ?? "1", r["rule"]?.stringValue ?? "",
                     r["reason"]?.stringValue ?? "",
                 ])

@@ -24,6 +24,10 @@ public enum EventTriggerType: String, CaseIterable, Sendable, Hashable, Codable,
     /// Vision triggers may be zone-specific.
     public var isVision: Bool { !isSound }
 
+    /// Life-safety alarms (smokeAlarm, coAlarm): always get their media, and stand for the
+    /// generic `sound` of their own beeps (docs/event-engine.md).
+    public var isSafetyAlarm: Bool { self == .smokeAlarm || self == .coAlarm }
+
     /// Stable order: declaration order.
     public static func < (lhs: EventTriggerType, rhs: EventTriggerType) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

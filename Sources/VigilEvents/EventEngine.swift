@@ -32,6 +32,9 @@ public struct EventEngine: Sendable {
     public private(set) var clock: Double = -.infinity
     /// Whether ``finish(at:)`` was called; a finished engine ignores further input.
     public private(set) var isFinished = false
+    /// The end of the video stream, once ``endVision(at:)`` was called; `nil` while video goes on
+    /// (or when the stream has none).
+    public private(set) var visionEnd: Double?
 
     private var groups: [VisionGroup] = []
     private var pending: [PendingEvent] = []
@@ -40,6 +43,9 @@ public struct EventEngine: Sendable {
     private var nextEventID = 1
     private var nextClipID = 1
     private var nextSnapshotIndex = 1
+    /// Safety alarm events (smokeAlarm, coAlarm) of this stream: ID, trigger, start and end
+    /// (`nil` while the alarm goes on). Generic `sound` detected during one is subsumed by it.
+    private var safetyAlarms: [(id: Int, trigger: EventTriggerType, start: Double, end: Double?)] = []
 
     /// Creates an engine with nothing open.
     /// - Parameter reportsStarts: also emit an ``EngineRecord/eventStarted(_:)`` record for every
@@ -76,12 +82,20 @@ public struct EventEngine: Sendable {
         if detection.phase == .complete, let slot = startedSlot(matching: detection) {
             // The end of an activity whose event was created at its start: already gated.
             pending[slot].complete(with: detection)
+            if let alarm = safetyAlarms.firstIndex(where: { $0.id == pending[slot].id }) {
+                safetyAlarms[alarm].start = detection.start
+            }
+            endSafetyAlarm(of: pending[slot].id, at: detection.end)
             records += emitFinalEvents()
             return records
         }
         if let (rule, reason) = gate(detection) {
             // A started detection that is gated says nothing: its complete detection reports the
             // suppression (once), as without starts.
+            if detection.phase == .complete { records.append(suppression(detection, rule: rule, reason: reason)) }
+            return records
+        }
+        if let (rule, reason) = subsumingAlarm(of: detection) {
             if detection.phase == .complete { records.append(suppression(detection, rule: rule, reason: reason)) }
             return records
         }
@@ -103,9 +117,26 @@ public struct EventEngine: Sendable {
         return closeLifecycles(before: time)
     }
 
-    /// Ends the stream at `endTime`: advances to it, then closes every open lifecycle at its
-    /// scheduled stop time (even when that is after `endTime`) and emits everything left.
-    /// The engine is finished afterwards and ignores further input.
+    /// Ends the video stream at `time` (the end of its last frame) while other input (audio)
+    /// may go on: advances to `time`, then closes every vision lifecycle at its scheduled stop or
+    /// at `time`, whichever is earlier (zone lifecycles with their `zoneStopped`), and emits what
+    /// became final. Afterwards an images-mode event whose snapshot time lies after `time` has no
+    /// snapshot (no frame exists then), with a `suppressed` record of scope
+    /// ``SuppressionScope/snapshot``. Called once; later calls, and a non-finite `time`, are ignored.
+    public mutating func endVision(at time: Double) -> [EngineRecord] {
+        guard !isFinished, visionEnd == nil, time.isFinite else { return [] }
+        var records = advance(to: time)
+        visionEnd = time
+        records += closeOpenLifecycles(cutAt: time, includingClips: false)
+        records += emitFinalEvents()
+        return records
+    }
+
+    /// Ends the stream at `endTime`: advances to it, then closes every open lifecycle and clip
+    /// at its scheduled stop or at the end of its media, whichever is earlier: vision lifecycles
+    /// at ``visionEnd`` (when the video ended first), everything at `endTime` (or the latest time
+    /// seen, if later). No event, clip or zone activation ends after the media. Emits everything
+    /// left; the engine is finished afterwards and ignores further input.
     public mutating func finish(at endTime: Double) -> [EngineRecord] {
         guard !isFinished else { return [] }
         var records = advance(to: endTime)
@@ -114,8 +145,9 @@ public struct EventEngine: Sendable {
         for slot in pending.indices where pending[slot].awaitingEnd {
             pending[slot].end = Swift.max(pending[slot].start, end)
             pending[slot].awaitingEnd = false
+            endSafetyAlarm(of: pending[slot].id, at: Swift.max(pending[slot].start, end))
         }
-        records += closeLifecycles(before: nil)
+        records += closeOpenLifecycles(cutAt: clock == -.infinity ? .infinity : clock, includingClips: true)
         records += emitFinalEvents()
         isFinished = true
         return records
@@ -132,7 +164,7 @@ public struct EventEngine: Sendable {
     public mutating func changePolicy(to newPolicy: EventPolicy, at time: Double) -> [EngineRecord] {
         guard !isFinished else { return [] }
         var records = time.isNaN ? [] : advance(to: time)
-        records += closeLifecycles(before: nil)
+        records += closeOpenLifecycles(cutAt: .infinity, includingClips: true)
         records += emitFinalEvents()
         policy = newPolicy
         groups.removeAll()
@@ -146,6 +178,7 @@ public struct EventEngine: Sendable {
             if gate(probe) != nil {
                 pending[slot].end = Swift.max(event.start, now)
                 pending[slot].awaitingEnd = false
+                endSafetyAlarm(of: event.id, at: Swift.max(event.start, now))
             }
         }
         records += emitFinalEvents()
@@ -155,7 +188,11 @@ public struct EventEngine: Sendable {
     /// Runs a whole batch: sorts the detections by `detectedAt` (stable; detections whose
     /// `detectedAt` is not finite first), ingests them, finishes at `endTime`, and returns
     /// all records sorted by ``EngineRecord/time`` (ties in emission order).
-    public static func run(policy: EventPolicy, detections: [Detection], endTime: Double) -> [EngineRecord] {
+    /// - Parameter visionEnd: the end of the video when it ends before `endTime` (a longer audio
+    ///   track): ``endVision(at:)`` is called before the first detection after it.
+    public static func run(
+        policy: EventPolicy, detections: [Detection], endTime: Double, visionEnd: Double? = nil
+    ) -> [EngineRecord] {
         var engine = EventEngine(policy: policy)
         let ordered = detections.enumerated().sorted { lhs, rhs in
             let (l, r) = (sortKey(lhs.element.detectedAt), sortKey(rhs.element.detectedAt))
@@ -163,8 +200,10 @@ public struct EventEngine: Sendable {
         }
         var records: [EngineRecord] = []
         for (_, detection) in ordered {
+            if let visionEnd, detection.detectedAt > visionEnd { records += engine.endVision(at: visionEnd) }
             records += engine.ingest(detection)
         }
+        if let visionEnd { records += engine.endVision(at: visionEnd) }
         records += engine.finish(at: endTime)
         return records.enumerated().sorted { lhs, rhs in
             let (l, r) = (sortKey(lhs.element.time), sortKey(rhs.element.time))
@@ -196,6 +235,32 @@ public struct EventEngine: Sendable {
             return (.privacyZone, "\(trigger.rawValue) in privacy zone \(zone) withheld: activity there is never reported")
         }
         return nil
+    }
+
+    /// Rule 7: a generic `sound` detection during a safety alarm event already created (its
+    /// activity overlaps the alarm's start...end, the end open while the alarm goes on) is the
+    /// alarm's own sound: the alarm's event reports it.
+    private func subsumingAlarm(of detection: Detection) -> (SuppressionRule, String)? {
+        guard detection.trigger == .sound else { return nil }
+        for alarm in safetyAlarms.reversed() where detection.end >= alarm.start && detection.start <= (alarm.end ?? .infinity) {
+            let start = DecimalText.fixed(alarm.start, places: 3)
+            let span = alarm.end.map { "\(start)-\(DecimalText.fixed($0, places: 3)) s" } ?? "from \(start) s"
+            return (
+                .subsumedBySafetyAlarm,
+                "sound during \(alarm.trigger.rawValue) event #\(alarm.id) (\(span)): the alarm's event reports it"
+            )
+        }
+        return nil
+    }
+
+    /// How far before its `detectedAt` a generic `sound` detection may start (the level
+    /// detector confirms 0.1 s after the onset; 10 s leaves room for any sound detector).
+    /// Safety alarms that ended earlier than this before a new alarm are forgotten.
+    static let safetyAlarmLookbackSeconds = 10.0
+
+    /// Records the end of safety alarm event `id`, if it is one.
+    private mutating func endSafetyAlarm(of id: Int, at end: Double) {
+        if let alarm = safetyAlarms.firstIndex(where: { $0.id == id }) { safetyAlarms[alarm].end = end }
     }
 
     private func suppression(
@@ -299,16 +364,31 @@ public struct EventEngine: Sendable {
         case .cvr:
             media = .range
         case .etr:
+            // The clip's end is final once media time has passed it; the end of the stream cuts it.
             let start = Swift.max(0, detection.start - preRoll)
-            media = .fixed(.clip(id: takeClipID(), start: start, end: start + policy.etrClipLength))
+            media = .fixedLengthClip(id: takeClipID(), start: start, end: start + policy.etrClipLength)
         case .images:
             let snapshotTime = Self.peakTime(detection.evidence) ?? detection.detectedAt
-            media = .fixed(.snapshot(time: snapshotTime, index: nextSnapshotIndex))
-            nextSnapshotIndex += 1
+            if let visionEnd, snapshotTime > visionEnd {
+                media = .none
+                records.append(
+                    suppression(
+                        detection, rule: .videoEnded,
+                        reason: "no frame at \(DecimalText.fixed(snapshotTime, places: 3)) s: the video ended at "
+                            + "\(DecimalText.fixed(visionEnd, places: 3)) s, event emitted without a snapshot",
+                        scope: .snapshot))
+            } else {
+                media = .fixed(.snapshot(time: snapshotTime, index: nextSnapshotIndex))
+                nextSnapshotIndex += 1
+            }
         case .ebr:
             if detection.trigger.isVision && !policy.isInMotionZones(zone) {
                 media = .none
             } else {
+                if let stop = clipTracker.expire(before: time) { handleClipStop(stop) }
+                // The motion time control's blind period throttles motion clips; a safety alarm
+                // always gets its clip.
+                if detection.trigger.isSafetyAlarm { clipTracker.endBlindPeriod() }
                 let (stop, response) = clipTracker.observe(at: time)
                 if let stop { handleClipStop(stop) }
                 switch response {
@@ -339,6 +419,15 @@ public struct EventEngine: Sendable {
             detectedAt: detection.detectedAt, confidence: detection.confidence, evidence: evidence,
             count: 1, isVision: detection.trigger.isVision, media: media, awaitingEnd: detection.phase == .started)
         pending.append(event)
+        if detection.trigger.isSafetyAlarm {
+            // Alarms that ended long before this one can no longer overlap a sound still to come
+            // (a sound's start is at most its confirmation delay before its detectedAt, and
+            // detections arrive in detectedAt order): dropped, so a stream that runs for days
+            // keeps a bounded list.
+            let horizon = detection.detectedAt - Self.safetyAlarmLookbackSeconds
+            safetyAlarms.removeAll { alarm in alarm.end.map { $0 < horizon } ?? false }
+            safetyAlarms.append((event.id, event.trigger, event.start, event.awaitingEnd ? nil : event.end))
+        }
         nextEventID += 1
         if reportsStarts && event.finalEvent() == nil { records.append(.eventStarted(event.startRecord())) }
         return records
@@ -373,37 +462,90 @@ public struct EventEngine: Sendable {
 
     // MARK: - Closing and emission
 
-    /// Closes every lifecycle whose stop lies strictly before `time` (all of them when
-    /// `time` is nil), in stop-time order (vision groups in creation order, then the clip
-    /// tracker), emitting final events after each.
-    private mutating func closeLifecycles(before time: Double?) -> [EngineRecord] {
-        var closings: [(stop: Double, order: Int)] = []
+    /// Something that closes at a media time: a vision group, the ebr clip tracker, or the etr
+    /// clip of a pending event.
+    private enum Closing {
+        case group(Int)
+        case clipTracker
+        case fixedLengthClip(eventID: Int)
+    }
+
+    /// Closes every lifecycle whose stop lies strictly before `time`, in stop-time order (vision
+    /// groups in creation order, then the clip tracker, then etr clips in event order), emitting
+    /// final events after each.
+    private mutating func closeLifecycles(before time: Double) -> [EngineRecord] {
+        var closings: [(stop: Double, closing: Closing)] = []
         for (index, group) in groups.enumerated() {
-            if let stop = group.lifecycle.scheduledStop, time.map({ stop < $0 }) ?? true {
-                closings.append((stop, index))
-            }
+            if let stop = group.lifecycle.scheduledStop, stop < time { closings.append((stop, .group(index))) }
         }
-        if let stop = clipTracker.scheduledStop, time.map({ stop < $0 }) ?? true {
-            closings.append((stop, groups.count))
+        if let stop = clipTracker.scheduledStop, stop < time { closings.append((stop, .clipTracker)) }
+        for event in pending {
+            if case .fixedLengthClip(_, _, let end) = event.media, end < time { closings.append((end, .fixedLengthClip(eventID: event.id))) }
         }
-        closings.sort { $0.stop != $1.stop ? $0.stop < $1.stop : $0.order < $1.order }
         var records: [EngineRecord] = []
-        for closing in closings {
-            if closing.order < groups.count {
-                let index = closing.order
-                let stop = time.map { groups[index].lifecycle.expire(before: $0) } ?? groups[index].lifecycle.finish()
-                if let stop { records += handleGroupStop(index, stop) }
-            } else {
-                let stop = time.map { clipTracker.expire(before: $0) } ?? clipTracker.finish()
-                if let stop { handleClipStop(stop) }
+        for (stop, closing) in Self.inStopOrder(closings) {
+            switch closing {
+            case .group(let index):
+                if let stop = groups[index].lifecycle.expire(before: time) { records += handleGroupStop(index, stop) }
+            case .clipTracker:
+                if let stop = clipTracker.expire(before: time) { handleClipStop(stop) }
+            case .fixedLengthClip(let eventID):
+                closeFixedLengthClip(of: eventID, at: stop)
             }
             records += emitFinalEvents()
         }
-        if let time {
-            for index in groups.indices { _ = groups[index].lifecycle.expire(before: time) }
-            _ = clipTracker.expire(before: time)
+        for index in groups.indices { _ = groups[index].lifecycle.expire(before: time) }
+        _ = clipTracker.expire(before: time)
+        return records
+    }
+
+    /// Closes every open lifecycle now, each at its scheduled stop or at the end of its media,
+    /// whichever is earlier: vision groups at `cut` (and at ``visionEnd``); with `includingClips`
+    /// also the ebr clip tracker and etr clips, at `cut`. In stop-time order like
+    /// ``closeLifecycles(before:)``, emitting final events after each.
+    private mutating func closeOpenLifecycles(cutAt cut: Double, includingClips: Bool) -> [EngineRecord] {
+        let visionCut = Swift.min(cut, visionEnd ?? .infinity)
+        var closings: [(stop: Double, closing: Closing)] = []
+        for (index, group) in groups.enumerated() {
+            if let stop = group.lifecycle.scheduledStop { closings.append((Swift.min(stop, visionCut), .group(index))) }
+        }
+        if includingClips {
+            if let stop = clipTracker.scheduledStop { closings.append((Swift.min(stop, cut), .clipTracker)) }
+            for event in pending {
+                if case .fixedLengthClip(_, _, let end) = event.media {
+                    closings.append((Swift.min(end, cut), .fixedLengthClip(eventID: event.id)))
+                }
+            }
+        }
+        var records: [EngineRecord] = []
+        for (stop, closing) in Self.inStopOrder(closings) {
+            switch closing {
+            case .group(let index):
+                if let stop = groups[index].lifecycle.finish(cutAt: visionCut) { records += handleGroupStop(index, stop) }
+            case .clipTracker:
+                if let stop = clipTracker.finish(cutAt: cut) { handleClipStop(stop) }
+            case .fixedLengthClip(let eventID):
+                closeFixedLengthClip(of: eventID, at: stop)
+            }
+            records += emitFinalEvents()
         }
         return records
+    }
+
+    /// `closings` sorted by stop time; ties keep their order (groups, clip tracker, etr clips).
+    private static func inStopOrder(_ closings: [(stop: Double, closing: Closing)]) -> [(stop: Double, closing: Closing)] {
+        closings.enumerated().sorted { lhs, rhs in
+            lhs.element.stop != rhs.element.stop ? lhs.element.stop < rhs.element.stop : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// Gives the etr clip of event `eventID` its final end `time` (its planned end, or earlier
+    /// when the media ended first; never before the clip's start).
+    private mutating func closeFixedLengthClip(of eventID: Int, at time: Double) {
+        guard let slot = pending.firstIndex(where: { $0.id == eventID }),
+            case .fixedLengthClip(let id, let start, _) = pending[slot].media
+        else { return }
+        pending[slot].media = .fixed(.clip(id: id, start: start, end: Swift.max(start, time)))
     }
 
     /// Emits, in creation order, every pending event whose end and media are known.
@@ -450,6 +592,9 @@ extension EventEngine {
         case fixed(EventMedia)
         /// ebr: the clip's end is known when the clip tracker stops.
         case clip(id: Int, start: Double, end: Double?)
+        /// etr: a clip planned to end at `end`; final once media time has passed `end`, or cut
+        /// at the end of the stream.
+        case fixedLengthClip(id: Int, start: Double, end: Double)
     }
 
     /// An event not yet final.
@@ -487,6 +632,7 @@ extension EventEngine {
             case .fixed(.clip(let id, let start, let end)): known = .clip(id: id, start: start, end: end)
             case .fixed(.snapshot(let time, let index)): known = .snapshot(time: time, index: index)
             case .clip(let id, let start, let end): known = .clip(id: id, start: start, end: end)
+            case .fixedLengthClip(let id, let start, _): known = .clip(id: id, start: start, end: nil)
             }
             var evidence = evidence
             if isVision { evidence["detections"] = .int(count) }
@@ -505,6 +651,8 @@ extension EventEngine {
             case .clip(let id, let clipStart, let clipEnd):
                 guard let clipEnd else { return nil }
                 resolved = .clip(id: id, start: clipStart, end: clipEnd)
+            case .fixedLengthClip:
+                return nil
             }
             var evidence = evidence
             if isVision { evidence["detections"] = .int(count) }

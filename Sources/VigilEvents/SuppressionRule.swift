@@ -20,6 +20,10 @@ public enum SuppressionRule: String, Sendable, Hashable, CaseIterable {
     /// A detection (or, with scope clip, an event) in the blind period of the transport's
     /// motion time control.
     case motionTimeControlBlind = "transport.motionTimeControl.blindDuration"
+    /// A generic `sound` during a safety alarm event (smokeAlarm, coAlarm): the alarm's event reports it.
+    case subsumedBySafetyAlarm = "safetyAlarm.subsumesSound"
+    /// With scope snapshot: an images-mode event after the end of the video has no frame to show.
+    case videoEnded = "video.ended"
 
     /// The rule name.
     public var name: String { rawValue }

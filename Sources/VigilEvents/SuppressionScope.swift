@@ -4,4 +4,6 @@ public enum SuppressionScope: String, Sendable, Hashable, CaseIterable {
     case event
     /// An ebr clip: the event was emitted without media.
     case clip
+    /// An images-mode snapshot: the event was emitted without one.
+    case snapshot
 }

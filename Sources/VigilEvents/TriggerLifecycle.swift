@@ -136,8 +136,27 @@ public struct TriggerLifecycle: Sendable, Hashable {
 
     /// Closes the running activation at its scheduled stop time, however far in the future.
     public mutating func finish() -> Stop? {
+        finish(cutAt: .infinity)
+    }
+
+    /// Closes the running activation at its scheduled stop time or at `cut`, whichever is
+    /// earlier (never before the activation's start): the end of the media it was watching.
+    /// An activation cut before its scheduled stop stops with ``ZoneStopReason/actionStopped``
+    /// (the activity is no longer observed; `maxDuration` was not reached).
+    public mutating func finish(cutAt cut: Double) -> Stop? {
         guard case .active(let activation) = state else { return nil }
-        return close(activation)
+        let scheduled = stopTime(of: activation)
+        guard cut < scheduled else { return close(activation) }
+        let time = Swift.max(activation.start, cut)
+        let until = time + timing.blindDuration
+        state = timing.blindDuration > 0 && until > time ? .blind(stoppedAt: time, until: until) : .idle
+        return Stop(activationStart: activation.start, time: time, reason: .actionStopped)
+    }
+
+    /// Ends a blind period at once (the lifecycle becomes idle), so that the next detection
+    /// starts a new activation. Does nothing while idle or active.
+    public mutating func endBlindPeriod() {
+        if case .blind = state { state = .idle }
     }
 
     private func stopTime(of activation: Activation) -> Double {

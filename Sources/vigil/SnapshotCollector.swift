@@ -10,7 +10,9 @@ import VigilVision
 /// with zones outlined and privacy zones black (only when given a directory; without one it
 /// still finds each activation's peak time). It follows the activations by running a
 /// streaming event engine over the same detections in the same order as the final batch run,
-/// so snapshot indices agree. Memory: one frame per active group plus the current frame.
+/// so snapshot indices agree. A sound event's snapshot shows the frame on screen at its time
+/// (the latest frame at or before it); a sound event after the end of the video has none.
+/// Memory: one frame per active group plus the current and the previous frame.
 final class SnapshotCollector {
     private var engine: EventEngine
     private let overlay: ZoneOverlay
@@ -47,8 +49,28 @@ final class SnapshotCollector {
         self.directory = directory
     }
 
-    /// Ingests detections at the current frame (nondecreasing times across calls).
-    func ingest(_ detections: [Detection], frame: FramePicture) {
+    /// Ingests the detections of one frame: `sounds` (detected up to the frame's time, after the
+    /// previous frame's) and the frame's motion `detections` (nondecreasing times across calls).
+    /// A sound detected before `time` is shown with `previous`, the frame on screen then.
+    func ingest(sounds: [Detection], detections: [Detection], frame: FramePicture, time: Double, previous: FramePicture?) {
+        let early = sounds.filter { $0.detectedAt < time }
+        ingest(early, frame: previous ?? frame)
+        ingest(Array(sounds.dropFirst(early.count)) + detections, frame: frame)
+    }
+
+    /// Ends the video at `videoEnd` (the end of its last frame, `last`), ingests the sound
+    /// detections left (`remaining`, in order), then closes the engine at `endTime` and writes
+    /// the remaining snapshots. Sounds after `videoEnd` have no frame and get no snapshot.
+    func finish(videoEnd: Double, endTime: Double, remaining: [Detection], last: FramePicture?) {
+        let during = remaining.prefix { $0.detectedAt <= videoEnd }
+        if let last { ingest(Array(during), frame: last) }
+        handle(engine.endVision(at: videoEnd), current: last)
+        for detection in remaining.dropFirst(during.count) { handle(engine.ingest(detection), current: nil) }
+        handle(engine.finish(at: endTime), current: last)
+    }
+
+    /// Ingests detections shown with `frame` (nondecreasing times across calls).
+    private func ingest(_ detections: [Detection], frame: FramePicture) {
         for detection in detections {
             let records = engine.ingest(detection)
             handle(records, current: frame)
@@ -70,13 +92,7 @@ final class SnapshotCollector {
         }
     }
 
-    /// Closes the engine at `endTime` and writes the remaining snapshots (`last` is the final frame).
-    func finish(at endTime: Double, last: FramePicture?) {
-        let records = engine.finish(at: endTime)
-        if let last { handle(records, current: last) }
-    }
-
-    private func handle(_ records: [EngineRecord], current: FramePicture) {
+    private func handle(_ records: [EngineRecord], current: FramePicture?) {
         for record in records {
             guard case .event(let event) = record, case .snapshot(_, let index)? = event.media else { continue }
             var picture = current
@@ -86,7 +102,7 @@ final class SnapshotCollector {
                 time = peak.time
                 peakTimes[DetectionKey(trigger: event.trigger, zone: event.zone, time: event.detectedAt)] = time
             }
-            write(picture, index: index)
+            if let picture { write(picture, index: index) }
         }
     }
 

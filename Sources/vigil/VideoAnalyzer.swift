@@ -102,7 +102,7 @@ struct VideoAnalyzer {
                         due.append(audioDetections[audioCursor])
                         audioCursor += 1
                     }
-                    collector.ingest(due + detections, frame: frame.picture)
+                    collector.ingest(sounds: due, detections: detections, frame: frame.picture, time: frame.time, previous: lastPicture)
                 }
                 lastPicture = frame.picture
             }
@@ -120,10 +120,7 @@ struct VideoAnalyzer {
         let videoEnd = frames > 0 ? lastTime + max(frameInterval, 0) : 0
         let endTime = max(videoEnd, audioEnd)
         if let collector {
-            if audioCursor < audioDetections.count, let lastPicture {
-                collector.ingest(Array(audioDetections[audioCursor...]), frame: lastPicture)
-            }
-            collector.finish(at: endTime, last: lastPicture)
+            collector.finish(videoEnd: videoEnd, endTime: endTime, remaining: Array(audioDetections[audioCursor...]), last: lastPicture)
             for failure in collector.failures {
                 failed = true
                 records.append(AnalysisRecord(file: name, content: .error(kind: "unwritable", message: failure)))
@@ -138,7 +135,8 @@ struct VideoAnalyzer {
                 return d
             }
         }
-        let engineRecords = plan.records(file: name, detections: audioDetections + motionDetections, endTime: endTime)
+        // Motion events, zone activations and snapshots end with the video, clips with the recording.
+        let engineRecords = plan.records(file: name, detections: audioDetections + motionDetections, endTime: endTime, visionEnd: videoEnd)
         var png: [UInt8]?
         if drawReport {
             let picture = peakPicture ?? lastPicture

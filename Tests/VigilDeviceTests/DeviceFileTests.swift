@@ -3,7 +3,7 @@ import Testing
 import VigilCore
 import VigilDevice
 
-/// A copy of /work/shared/spec/device.example.json, so the main behaviour is tested without shared/.
+/// A copy of ../shared/spec/device.example.json (beside the package), so the main behaviour is tested without shared/.
 let exampleDeviceFileText = #"""
 {
   "name": "Front door camera",
@@ -66,7 +66,9 @@ let exampleDeviceFileText = #"""
 }
 """#
 
-let sharedExamplePath = "/work/shared/spec/device.example.json"
+/// The specification's example device file, in ../shared beside the package (absent from a plain clone).
+let sharedExamplePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("../shared/spec/device.example.json").standardizedFileURL.path
 
 func decode(_ text: String) -> DeviceFileReport { DeviceFile.decode(text: text) }
 
@@ -92,7 +94,7 @@ func decode(_ text: String) -> DeviceFileReport { DeviceFile.decode(text: text) 
         #expect(device.sensitivity(forZone: 1) == Sensitivity(5, maximum: 10))
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: sharedExamplePath), "needs /work/shared/spec/device.example.json"))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: sharedExamplePath), "needs ../shared/spec/device.example.json beside the package"))
     func sharedExampleFileIsValidAndMatchesTheEmbeddedCopy() throws {
         let data = try #require(FileManager.default.contents(atPath: sharedExamplePath))
         let report = DeviceFile.decode(data)

@@ -9,13 +9,19 @@ struct EngineCase: Sendable, CustomTestStringConvertible {
     var policy: EventPolicy
     var detections: [Detection]
     var endTime: Double
+    /// The end of the video when it ends before `endTime` (``EventEngine/endVision(at:)``).
+    var visionEnd: Double?
     var expected: [String]
 
-    init(_ name: String, _ policy: EventPolicy, _ detections: [Detection], end endTime: Double = 100, _ expected: [String]) {
+    init(
+        _ name: String, _ policy: EventPolicy, _ detections: [Detection], end endTime: Double = 100, videoEnd visionEnd: Double? = nil,
+        _ expected: [String]
+    ) {
         self.name = name
         self.policy = policy
         self.detections = detections
         self.endTime = endTime
+        self.visionEnd = visionEnd
         self.expected = expected
     }
 

@@ -40,12 +40,12 @@ struct EventEngineStreamingTests {
                 == ["stopped z1 motion @32 actionStopped", "event#1 motion z1 2..32 @2 c1 n2 clip#1 0..12"])
     }
 
-    @Test func finishClosesLifecyclesAtTheirStopEvenPastEndTime() {
+    @Test func finishCutsOpenLifecyclesAtTheEndOfTheMedia() {
         var engine = EventEngine(policy: F.zonePolicy(F.timing(10, 5, 30, 30)))
         _ = engine.ingest(F.motion(0, zone: 1))
         #expect(
             render(engine.finish(at: 3))
-                == ["stopped z1 motion @10 actionStopped", "event#1 motion z1 0..10 @0 c1 n1 none"])
+                == ["stopped z1 motion @3 actionStopped", "event#1 motion z1 0..3 @0 c1 n1 none"])
         #expect(engine.isFinished)
         #expect(engine.ingest(F.motion(50, zone: 1)).isEmpty)
         #expect(engine.advance(to: 60).isEmpty)

@@ -58,7 +58,7 @@ let lifecycleCases: [EngineCase] = [
         "worked example of docs/event-engine.md",
         F.zonePolicy(F.timing(10, 5, 30, 30)),
         [0, 1, 10, 10.5, 12, 25, 31, 50, 52.5].map { F.motion($0, zone: 1, confidence: $0 == 12 ? 0.75 : 0.5) },
-        end: 55,
+        end: 70,
         [
             "triggered z1 motion @0", "event#1 motion z1 0..20 @0 c0.75 n5 none", "stopped z1 motion @20 actionStopped",
             "suppressed motion z1 @25 triggers.blindDuration event", "suppressed motion z1 @31 triggers.blindDuration event",
@@ -251,32 +251,114 @@ let mediaCases: [EngineCase] = [
         ["event#1 glassBreak z- 0.5..1.5 @1 c1 none", "event#2 motion z- 2..12 @2 c1 n1 none"]),
 ]
 
-let allCases = lifecycleCases + gatingCases + mediaCases
+/// Nothing ends after its media: the end of the stream cuts lifecycles and clips, the end of the
+/// video cuts vision lifecycles and takes away snapshots.
+let mediaEndCases: [EngineCase] = [
+    EngineCase(
+        "the end of the stream cuts a zone activation: zoneStopped at the end, actionStopped",
+        F.zonePolicy(F.timing(10, 5, 30, 30)), [F.motion(0, zone: 1)], end: 4,
+        ["triggered z1 motion @0", "event#1 motion z1 0..4 @0 c1 n1 none", "stopped z1 motion @4 actionStopped"]),
+    EngineCase(
+        "a cut activation whose D passed max stops with actionStopped: max was not reached",
+        F.zonePolicy(F.timing(10, 5, 20, 0)), [F.motion(0, zone: 1), F.motion(1, zone: 1), F.motion(10.5, zone: 1), F.motion(15.5, zone: 1)],
+        end: 18,
+        ["triggered z1 motion @0", "event#1 motion z1 0..18 @0 c1 n4 none", "stopped z1 motion @18 actionStopped"]),
+    EngineCase(
+        "cvr: the range of a motion event ends with the stream",
+        F.modePolicy(.cvr), [F.motion(1)], end: 3, ["event#1 motion z- 1..3 @1 c1 n1 range 1..3"]),
+    EngineCase(
+        "ebr: the clip ends with the stream",
+        F.modePolicy(.ebr), [F.sound(2)], end: 6, ["event#1 glassBreak z- 1.5..2.5 @2 c1 clip#1 0..6"]),
+    EngineCase(
+        "etr: the fixed clip ends with the stream; one that ends before it keeps its length",
+        F.modePolicy(.etr, max: 10), [F.sound(2), F.sound(20)], end: 25,
+        ["event#1 glassBreak z- 1.5..2.5 @2 c1 clip#1 0..10", "event#2 glassBreak z- 19.5..20.5 @20 c1 clip#2 15.5..25"]),
+    EngineCase(
+        "video shorter than the audio: motion and its zone stop with the video, sound goes on",
+        F.zonePolicy(F.timing(10, 5, 30, 30)), [F.motion(0, zone: 1), F.sound(6)], end: 10, videoEnd: 3,
+        [
+            "triggered z1 motion @0", "event#1 motion z1 0..3 @0 c1 n1 none", "stopped z1 motion @3 actionStopped",
+            "event#2 glassBreak z- 5.5..6.5 @6 c1 none",
+        ]),
+    EngineCase(
+        "images: no snapshot after the end of the video, with a snapshot suppression",
+        F.modePolicy(.images, max: 0), [F.motion(1), F.sound(2), F.sound(3), F.sound(5)], end: 8, videoEnd: 3,
+        [
+            "event#1 motion z- 1..3 @1 c1 n1 snap#1 @1", "event#2 glassBreak z- 1.5..2.5 @2 c1 snap#2 @2",
+            "event#3 glassBreak z- 2.5..3.5 @3 c1 snap#3 @3", "event#4 glassBreak z- 4.5..5.5 @5 c1 none",
+            "suppressed glassBreak z- @5 video.ended snapshot",
+        ]),
+    EngineCase(
+        "ebr: the clip of motion is cut at the end of the stream, not at the end of the video",
+        F.modePolicy(.ebr), [F.motion(1)], end: 6, videoEnd: 3, ["event#1 motion z- 1..3 @1 c1 n1 clip#1 0..6"]),
+]
+
+/// Safety alarms (smokeAlarm, coAlarm) keep their clip and subsume the generic sound of their beeps.
+let safetyAlarmCases: [EngineCase] = [
+    EngineCase(
+        "ebr: a smoke alarm in the clip's blind period starts a new clip",
+        F.modePolicy(.ebr), [F.motion(0), F.sound(12, .smokeAlarm), F.sound(13)],
+        [
+            "event#1 motion z- 0..10 @0 c1 n1 clip#1 0..10", "event#2 smokeAlarm z- 11.5..12.5 @12 c1 clip#2 8..27",
+            "event#3 glassBreak z- 12.5..13.5 @13 c1 clip#2 8..27",
+        ]),
+    EngineCase(
+        "ebr: so does a CO alarm; a glass break in the blind period still has no clip",
+        F.modePolicy(.ebr), [F.sound(0), F.sound(11), F.sound(12, .coAlarm)],
+        [
+            "event#1 glassBreak z- -0.5..0.5 @0 c1 clip#1 0..10", "event#2 glassBreak z- 10.5..11.5 @11 c1 none",
+            "suppressed glassBreak z- @11 transport.motionTimeControl.blindDuration clip",
+            "event#3 coAlarm z- 11.5..12.5 @12 c1 clip#2 8..22",
+        ]),
+    EngineCase(
+        "generic sound during a safety alarm event is subsumed; before its confirmation and after its end it is reported",
+        F.modePolicy(.disabled),
+        [
+            F.sound(1, .sound), Detection(trigger: .smokeAlarm, start: 0.5, end: 10, detectedAt: 4, confidence: 1),
+            F.sound(6, .sound), F.sound(6, .dogBark), F.sound(10.4, .sound), F.sound(12, .sound),
+        ],
+        [
+            "event#1 sound z- 0.5..1.5 @1 c1 none", "event#2 smokeAlarm z- 0.5..10 @4 c1 none",
+            "event#3 dogBark z- 5.5..6.5 @6 c1 none", "suppressed sound z- @6 safetyAlarm.subsumesSound event",
+            "suppressed sound z- @10.4 safetyAlarm.subsumesSound event", "event#4 sound z- 11.5..12.5 @12 c1 none",
+        ]),
+]
+
+let allCases = lifecycleCases + gatingCases + mediaCases + mediaEndCases + safetyAlarmCases
 
 @Suite("EventEngine tables")
 struct EventEngineTableTests {
     @Test("run gives exactly the expected records", arguments: allCases)
     func run(_ testCase: EngineCase) {
-        let records = EventEngine.run(policy: testCase.policy, detections: testCase.detections, endTime: testCase.endTime)
+        let records = EventEngine.run(
+            policy: testCase.policy, detections: testCase.detections, endTime: testCase.endTime, visionEnd: testCase.visionEnd)
         #expect(records.map(RecordRendering.render) == testCase.expected)
     }
 
     @Test("streaming ingest/advance/finish gives the same records as run", arguments: allCases)
     func streaming(_ testCase: EngineCase) {
-        let batch = EventEngine.run(policy: testCase.policy, detections: testCase.detections, endTime: testCase.endTime)
+        let batch = EventEngine.run(
+            policy: testCase.policy, detections: testCase.detections, endTime: testCase.endTime, visionEnd: testCase.visionEnd)
         var engine = EventEngine(policy: testCase.policy)
         var streamed: [EngineRecord] = []
+        // The video ends (if it does before the stream) before media time passes its end.
+        func passing(_ time: Double) {
+            if let videoEnd = testCase.visionEnd, time > videoEnd { streamed += engine.endVision(at: videoEnd) }
+        }
         for detection in testCase.detections {
             // Advance in small steps up to each detection, as a live pipeline would.
             if detection.detectedAt.isFinite {
                 var step = (engine.clock.isFinite ? engine.clock : 0)
                 while step < detection.detectedAt {
+                    passing(step)
                     streamed += engine.advance(to: step)
                     step += 0.75
                 }
             }
+            passing(detection.detectedAt)
             streamed += engine.ingest(detection)
         }
+        passing(.infinity)
         streamed += engine.advance(to: testCase.endTime)
         streamed += engine.finish(at: testCase.endTime)
         let sorted = streamed.enumerated().sorted { lhs, rhs in
