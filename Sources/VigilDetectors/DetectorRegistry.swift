@@ -31,6 +31,9 @@ public enum DetectorRegistry {
         case .coAlarm:
             return AlarmPatternDetector.coAlarm(configuration: configuration, settings: settings)
         case .dogBark, .glassBreak, .personTalking:
+            if let model = settings.models[trigger] {
+                return LearnedSoundDetector(trigger: trigger, model: model, configuration: configuration, sensitivity: settings.sensitivity(for: trigger))
+            }
             return LearnedSoundDetector.shipped(
                 for: trigger, configuration: configuration, sensitivity: settings.sensitivity(for: trigger))
         default:

@@ -1,4 +1,5 @@
 import VigilCore
+import VigilLearning
 
 /// Tunable settings shared by the detectors, derived from the device and the command line.
 public struct DetectorSettings: Sendable, Hashable {
@@ -10,16 +11,20 @@ public struct DetectorSettings: Sendable, Hashable {
     public var alarmTimingTolerance: Double
     /// Full pattern cycles an alarm must show before it is reported.
     public var alarmConfirmationCycles: Int
+    /// Models that replace the shipped (embedded) model of a learned detector (dogBark, glassBreak,
+    /// personTalking) for this run, by trigger; each model's label is its trigger's name.
+    public var models: [EventTriggerType: SoundModel]
 
-    /// Creates settings; defaults are medium sensitivity, ±10 % tolerance, 2 confirmation cycles.
+    /// Creates settings; defaults are medium sensitivity, ±10 % tolerance, 2 confirmation cycles, the shipped models.
     public init(
         sensitivity: [EventTriggerType: Sensitivity] = [:], defaultSensitivity: Sensitivity = .medium,
-        alarmTimingTolerance: Double = 0.10, alarmConfirmationCycles: Int = 2
+        alarmTimingTolerance: Double = 0.10, alarmConfirmationCycles: Int = 2, models: [EventTriggerType: SoundModel] = [:]
     ) {
         self.sensitivity = sensitivity
         self.defaultSensitivity = defaultSensitivity
         self.alarmTimingTolerance = alarmTimingTolerance
         self.alarmConfirmationCycles = alarmConfirmationCycles
+        self.models = models
     }
 
     /// The sensitivity that applies to `trigger`.

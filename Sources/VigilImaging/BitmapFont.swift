@@ -1,21 +1,23 @@
-/// A fixed 5 x 7 pixel bitmap font for labels on overlays: digits, upper-case letters
-/// (lower case is drawn upper case) and common punctuation. Other characters draw as "?".
+/// A fixed 5 x 7 pixel bitmap font for labels on overlays: digits, upper- and lower-case letters
+/// (so that names such as `smokeAlarm` read as written) and common punctuation. Other characters
+/// draw as their upper case when it has a glyph, else as "?".
 public enum BitmapFont {
     /// Glyph width in font pixels (without spacing).
     public static let glyphWidth = 5
-    /// Glyph height in font pixels.
+    /// Glyph height in font pixels (the descenders of g, j, p, q and y reach one row further).
     public static let glyphHeight = 7
     /// Horizontal advance per character in font pixels (glyph plus one column of spacing).
     public static let advance = 6
 
-    /// The rows of a glyph, top to bottom; bit 4 is the leftmost column.
+    /// The rows of a glyph, top to bottom (7, or 8 for a descender); bit 4 is the leftmost column.
     public static func rows(for character: Character) -> [UInt8] {
-        let upper = Character(character.uppercased())
-        return glyphs[upper] ?? glyphs["?"]!
+        glyphs[character] ?? glyphs[Character(character.uppercased())] ?? glyphs["?"]!
     }
 
-    /// Whether `character` has its own glyph (after upper-casing).
-    public static func hasGlyph(_ character: Character) -> Bool { glyphs[Character(character.uppercased())] != nil }
+    /// Whether `character` has a glyph (its own, or its upper case's).
+    public static func hasGlyph(_ character: Character) -> Bool {
+        glyphs[character] != nil || glyphs[Character(character.uppercased())] != nil
+    }
 
     /// Width in image pixels of `text` drawn at `scale`.
     public static func width(of text: String, scale: Int = 1) -> Int {
@@ -61,6 +63,34 @@ public enum BitmapFont {
             ("X", ["#...#", "#...#", ".#.#.", "..#..", ".#.#.", "#...#", "#...#"]),
             ("Y", ["#...#", "#...#", ".#.#.", "..#..", "..#..", "..#..", "..#.."]),
             ("Z", ["#####", "....#", "...#.", "..#..", ".#...", "#....", "#####"]),
+            // Lower case: x-height 5 rows; g, j, p, q and y have an eighth row, their descender, which falls in
+            // the one-pixel margin below the line (inside a text background box).
+            ("a", [".....", ".....", ".###.", "....#", ".####", "#...#", ".####"]),
+            ("b", ["#....", "#....", "#.##.", "##..#", "#...#", "#...#", "####."]),
+            ("c", [".....", ".....", ".###.", "#....", "#....", "#...#", ".###."]),
+            ("d", ["....#", "....#", ".##.#", "#..##", "#...#", "#...#", ".####"]),
+            ("e", [".....", ".....", ".###.", "#...#", "#####", "#....", ".###."]),
+            ("f", ["..##.", ".#..#", ".#...", "###..", ".#...", ".#...", ".#..."]),
+            ("g", [".....", ".....", ".####", "#...#", "#...#", ".####", "....#", ".###."]),
+            ("h", ["#....", "#....", "#.##.", "##..#", "#...#", "#...#", "#...#"]),
+            ("i", ["..#..", ".....", ".##..", "..#..", "..#..", "..#..", ".###."]),
+            ("j", ["...#.", ".....", "..##.", "...#.", "...#.", "...#.", "#..#.", ".##.."]),
+            ("k", ["#....", "#....", "#..#.", "#.#..", "##...", "#.#..", "#..#."]),
+            ("l", [".##..", "..#..", "..#..", "..#..", "..#..", "..#..", ".###."]),
+            ("m", [".....", ".....", "##.#.", "#.#.#", "#.#.#", "#...#", "#...#"]),
+            ("n", [".....", ".....", "#.##.", "##..#", "#...#", "#...#", "#...#"]),
+            ("o", [".....", ".....", ".###.", "#...#", "#...#", "#...#", ".###."]),
+            ("p", [".....", ".....", "####.", "#...#", "#...#", "####.", "#....", "#...."]),
+            ("q", [".....", ".....", ".####", "#...#", "#...#", ".####", "....#", "....#"]),
+            ("r", [".....", ".....", "#.##.", "##..#", "#....", "#....", "#...."]),
+            ("s", [".....", ".....", ".####", "#....", ".###.", "....#", "####."]),
+            ("t", [".#...", ".#...", "###..", ".#...", ".#...", ".#..#", "..##."]),
+            ("u", [".....", ".....", "#...#", "#...#", "#...#", "#..##", ".##.#"]),
+            ("v", [".....", ".....", "#...#", "#...#", "#...#", ".#.#.", "..#.."]),
+            ("w", [".....", ".....", "#...#", "#...#", "#.#.#", "#.#.#", ".#.#."]),
+            ("x", [".....", ".....", "#...#", ".#.#.", "..#..", ".#.#.", "#...#"]),
+            ("y", [".....", ".....", "#...#", "#...#", "#...#", ".####", "....#", ".###."]),
+            ("z", [".....", ".....", "#####", "...#.", "..#..", ".#...", "#####"]),
             ("-", [".....", ".....", ".....", "#####", ".....", ".....", "....."]),
             ("_", [".....", ".....", ".....", ".....", ".....", ".....", "#####"]),
             (".", [".....", ".....", ".....", ".....", ".....", ".##..", ".##.."]),

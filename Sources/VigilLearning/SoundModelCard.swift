@@ -1,7 +1,37 @@
 import VigilCore
 
-/// Writes the model card (`Models/NAME.md`) that ships beside each model file.
+/// Writes the model card (`NAME.md`) beside a model file: the shipped ones in `Models/`, and the
+/// card `vigil train` writes beside its `--out`.
 public enum SoundModelCard {
+    /// What a model was trained on and where it was written, as the card states it.
+    public struct TrainingData: Sendable, Hashable {
+        /// The model file's path as written (e.g. `Models/dogBark.json`).
+        public var modelPath: String
+        /// The Swift source the model is embedded in, if any.
+        public var embeddedIn: String?
+        /// The recordings (a folder or data set name).
+        public var recordings: String
+        /// The labels file.
+        public var labels: String
+        /// Recordings used (those that could be read).
+        public var fileCount: Int
+        /// Their total duration in seconds.
+        public var seconds: Double
+        /// Events of the model's label in the labels file, on the recordings used.
+        public var eventCount: Int
+
+        /// Creates a description.
+        public init(modelPath: String, embeddedIn: String?, recordings: String, labels: String, fileCount: Int, seconds: Double, eventCount: Int) {
+            self.modelPath = modelPath
+            self.embeddedIn = embeddedIn
+            self.recordings = recordings
+            self.labels = labels
+            self.fileCount = fileCount
+            self.seconds = seconds
+            self.eventCount = eventCount
+        }
+    }
+
     /// The card's Markdown.
     ///
     /// - Parameters:
@@ -9,21 +39,29 @@ public enum SoundModelCard {
     ///   - figures: its validation figures at sensitivity 5.
     ///   - provenance: PROVENANCE rows of the development set (sources and licences).
     ///   - validation: validation file names.
+    ///   - data: the recordings and labels used and the path written.
     ///   - weaknesses: known weaknesses, one per item.
     public static func markdown(
         model: SoundModel, figures: ValidationFigures, provenance: [DevelopmentSet.SourceRow], validation: Set<String>,
-        trainingFileCount: Int, weaknesses: [String]
+        trainingFileCount: Int, data: TrainingData, weaknesses: [String]
     ) -> String {
         let spec = FeatureSpec.current
         var s = "# Model card: \(model.label) (model v\(model.modelVersion), file format \(SoundModel.format) v\(SoundModel.formatVersion))\n\n"
-        s += "File: `Models/\(model.label).json` (embedded in the binary as `EmbeddedModels.\(model.label)`).\n"
+        s += "File: `\(data.modelPath)`"
+        s += data.embeddedIn.map { " (embedded in the binary as `EmbeddedModels.\(model.label)`, `\($0)`)" } ?? ""
+        s += ".\n"
         s += "Detector: `LearnedSoundDetector` (trigger `\(model.label)`), on the shared STFT.\n\n"
         s += "## Training data\n\n"
-        s += "Development set `shared/data/dev` (232 files, 44.1 kHz mono, 65 min). Trained on the training part "
+        s += "Recordings `\(data.recordings)` (\(data.fileCount) files, \(DecimalText.fixed(data.seconds / 60, places: 1)) min), "
+        s += "labels `\(data.labels)` (\(data.eventCount) \(model.label) events on these files). Trained on the training part "
         s += "(\(trainingFileCount) files), thresholds chosen on the validation part (\(validation.count) files). "
         s += "Nothing from the data set is stored in the project.\n\n"
-        s += "Sources (PROVENANCE.tsv: source class, repository, licence, source-clip rows):\n\n"
-        s += "| source class | repository | licence | rows |\n|---|---|---|---|\n"
+        if provenance.isEmpty {
+            s += "No PROVENANCE.tsv: each file is its own source group.\n\n"
+        } else {
+            s += "Sources (PROVENANCE.tsv: source class, repository, licence, source-clip rows):\n\n"
+            s += "| source class | repository | licence | rows |\n|---|---|---|---|\n"
+        }
         var counts: [String: Int] = [:]
         for r in provenance {
             counts["\(r.sourceClass)\t\(r.repository)\t\(r.license)", default: 0] += 1
@@ -32,9 +70,12 @@ public enum SoundModelCard {
             let f = k.split(separator: "\t", omittingEmptySubsequences: false)
             s += "| \(f[0]) | \(f[1]) | \(f[2].split(separator: "|", omittingEmptySubsequences: false).joined(separator: "/")) | \(n) |\n"
         }
-        s += "\n**Licence note:** the dog barks and several negatives come from UrbanSound8K (CC BY-NC 3.0, "
-        s += "non-commercial); this model was trained on them. Several other sources carry no licence "
-        s += "(all rights reserved by default) and were used for training only, as the data README allows.\n\n"
+        if provenance.contains(where: { $0.license.contains("UrbanSound8K") }) {
+            s += "\n**Licence note:** the dog barks and several negatives come from UrbanSound8K (CC BY-NC 3.0, "
+            s += "non-commercial); this model was trained on them. Several other sources carry no licence "
+            s += "(all rights reserved by default) and were used for training only, as the data README allows.\n"
+        }
+        s += "\n"
         s += "## Split (group-aware, deterministic)\n\n"
         s += "Files are connected when they share a foreground source group (roles "
         s += DevelopmentSet.groupingRoles.sorted().joined(separator: ", ")

@@ -29,6 +29,7 @@ public struct LiveServer: Sendable {
     /// The HTTP router with every endpoint.
     public func makeRouter() -> Router<Context> {
         let router = Router(context: Context.self)
+        router.add(middleware: UnknownEndpointMiddleware())
         let session = self.session
         let configuration = self.configuration
         router.get("/health") { _, _ in
@@ -198,11 +199,30 @@ public struct LiveServer: Sendable {
 
     /// Builds the application and runs it until the task is cancelled; `onServerRunning`
     /// receives the bound port.
+    ///
+    /// - Throws: ``LiveServerListenError`` when the address cannot be listened on (port in use, no
+    ///   permission, unknown address), otherwise the server's error.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        try await makeApplication(onServerRunning: onServerRunning).run()
+        do {
+            try await makeApplication(onServerRunning: onServerRunning).run()
+        } catch let error as IOError {
+            throw LiveServerListenError(host: configuration.host, port: configuration.port, errno: error.errnoCode, underlying: "\(error)")
+        }
     }
 
     // MARK: Helpers
+
+    /// Answers a request no endpoint matches with a JSON `NotFound` error, like the control errors.
+    struct UnknownEndpointMiddleware: RouterMiddleware {
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            do {
+                return try await next(request, context)
+            } catch let error as HTTPError where error.status == .notFound {
+                let reason = "no endpoint \(request.method) \(request.uri.path) (the endpoints are listed in docs/live.md)"
+                return LiveServer.errorResponse(ControlError(status: "NotFound", field: "", reason: reason, httpStatus: 404))
+            }
+        }
+    }
 
     static func json(_ status: Int, _ value: JSONValue) -> Response {
         Response(

@@ -45,6 +45,13 @@ public struct RecordingReport: Sendable {
     /// A frame with the zones drawn and privacy zones blacked out (video recordings).
     public var thumbnail: RasterImage?
 
+    /// The size the thumbnail is drawn at (at most 480 x 270, keeping its aspect): draw labels on a
+    /// picture of this size, so that scaling does not blur them.
+    public static func thumbnailSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let w = max(1, min(480, width * 270 / max(height, 1)))
+        return (w, max(1, height * w / max(width, 1)))
+    }
+
     /// Creates a report. Without audio, pass a spectrogram that saw no frames: the spectrogram
     /// and level panels are then left out.
     public init(
@@ -119,8 +126,7 @@ public struct RecordingReport: Sendable {
             drawZoneActivity(zoneActivity, into: &image, top: zonesTop, plotWidth: plotWidth, span: span)
         }
         if let thumbnail {
-            let w = min(480, thumbnail.width * 270 / max(thumbnail.height, 1))
-            let h = thumbnail.height * w / max(thumbnail.width, 1)
+            let (w, h) = Self.thumbnailSize(width: thumbnail.width, height: thumbnail.height)
             image.drawText("ZONES", x: 12, y: thumbnailTop, color: Self.ink, scale: Self.text)
             let small = thumbnail.converted(to: .rgb).scaled(width: w, height: h)
             for y in 0..<h { for x in 0..<w { image.setColor(small.color(x: x, y: y), x: Self.left + x, y: thumbnailTop + y) } }

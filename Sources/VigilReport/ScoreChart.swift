@@ -42,7 +42,8 @@ public struct ScoreChart: Sendable {
         let left = 90
         let top = 80
         let plotHeight = 320
-        let barWidth = 34
+        // Wide enough that a bar's value ("100" is the widest) clears its neighbour's by 10 px.
+        let barWidth = BitmapFont.width(of: "100", scale: scale) + 14
         let groupGap = 40
         let groupWidth = max(1, series.count) * barWidth
         let labelWidth = labels.map { BitmapFont.width(of: $0, scale: scale) }.max() ?? 0

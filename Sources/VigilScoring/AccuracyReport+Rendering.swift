@@ -25,7 +25,7 @@ extension AccuracyReport {
         ])
         let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
         var out =
-            "\(files) files, \(Self.num(totalSeconds / 60, 1)) min; event-based: onset collar \(settings.collar) s, offsets \(settings.evaluateOffsets ? "within max(collar, 50 %)" : "ignored"); segments \(settings.segment) s\n"
+            "\(files) files, \(Self.num(totalSeconds / 60, 1)) min of audio (\(Self.num(totalSeconds, 2)) s); event-based: onset collar \(settings.collar) s, offsets \(settings.evaluateOffsets ? "within max(collar, 50 %)" : "ignored"); segments \(settings.segment) s\n"
         for label in labels {
             guard let n = notCounted[label] else { continue }
             out +=

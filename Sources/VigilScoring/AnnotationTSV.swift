@@ -1,3 +1,5 @@
+import VigilCore
+
 /// Reader and writer for tab-separated annotation files.
 ///
 /// Accepted line forms:
@@ -68,12 +70,14 @@ public enum AnnotationTSV {
     /// - Parameters:
     ///   - events: events to write, in the given order.
     ///   - includeFile: write the 4-column form with the file name first; otherwise the 3-column DCASE form.
-    /// - Returns: the text; times are written with the shortest representation that reads back exactly.
-    public static func format(_ events: [ScoredEvent], includeFile: Bool = true) -> String {
+    ///   - places: decimals of the times; the default, 3 (milliseconds), is finer than any detector's time step
+    ///     (an STFT hop is about 12 ms) and matches `events.tsv`.
+    /// - Returns: the text.
+    public static func format(_ events: [ScoredEvent], includeFile: Bool = true, places: Int = 3) -> String {
         var out = ""
         for e in events {
             if includeFile { out += e.file + "\t" }
-            out += "\(e.onset)\t\(e.offset)\t\(e.label)\n"
+            out += "\(DecimalText.fixed(e.onset, places: places))\t\(DecimalText.fixed(e.offset, places: places))\t\(e.label)\n"
         }
         return out
     }

@@ -184,7 +184,7 @@ public struct EventBasedMetrics: Sendable {
             settings: settingsDescription, evaluatedFiles: evaluatedFiles, evaluatedLength: evaluatedLength,
             overall: SedEvalFormulas.overallSummary(overallCounts, zeroScore: zero, withAccuracy: false),
             labels: labels, classWise: classWise,
-            classWiseAverage: SedEvalFormulas.averageSummary(ordered, withAccuracy: false))
+            classWiseAverage: SedEvalFormulas.averageSummary(ordered, withAccuracy: false), evaluatedLengthMeaning: "each file up to its last reference offset, as sed_eval counts it")
     }
 
     /// Forgets all accumulated counts.

@@ -27,7 +27,8 @@ public enum ScoreTable {
         rows.append(row("average (macro)", results.classWiseAverage))
 
         let widths = header.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
-        var out = "\(results.settings); \(results.evaluatedFiles) files, \(num(results.evaluatedLength)) s\n"
+        let meaning = results.evaluatedLengthMeaning.isEmpty ? "" : " (\(results.evaluatedLengthMeaning))"
+        var out = "\(results.settings); \(results.evaluatedFiles) files, \(num(results.evaluatedLength)) s evaluated\(meaning)\n"
         for (i, r) in rows.enumerated() {
             let cells = r.enumerated().map { c, text in
                 let padding = String(repeating: " ", count: widths[c] - text.count)

@@ -8,6 +8,8 @@ public struct ScoringResults: Sendable, Equatable {
     /// Evaluated length in seconds: event-based sums each file's maximum reference offset; segment-based sums
     /// each file's evaluated length.
     public var evaluatedLength: Double
+    /// What ``evaluatedLength`` sums, in words (for reports, beside the figure).
+    public var evaluatedLengthMeaning: String
     /// Overall (micro-averaged) metrics.
     public var overall: ScoreSummary
     /// Class labels, in the metric's label order.
@@ -20,8 +22,9 @@ public struct ScoringResults: Sendable, Equatable {
     /// Creates results.
     public init(
         settings: String, evaluatedFiles: Int, evaluatedLength: Double, overall: ScoreSummary, labels: [String],
-        classWise: [String: ScoreSummary], classWiseAverage: ScoreSummary
+        classWise: [String: ScoreSummary], classWiseAverage: ScoreSummary, evaluatedLengthMeaning: String = ""
     ) {
+        self.evaluatedLengthMeaning = evaluatedLengthMeaning
         self.settings = settings
         self.evaluatedFiles = evaluatedFiles
         self.evaluatedLength = evaluatedLength

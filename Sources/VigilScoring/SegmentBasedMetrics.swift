@@ -25,6 +25,8 @@ public struct SegmentBasedMetrics: Sendable {
     public private(set) var evaluatedFiles = 0
     /// Sum of the evaluated lengths in seconds.
     public private(set) var evaluatedLength = 0.0
+    /// Files evaluated with a given length (the others: up to their last offset).
+    private var filesWithGivenLength = 0
 
     /// Creates empty metrics.
     ///
@@ -71,6 +73,7 @@ public struct SegmentBasedMetrics: Sendable {
         let segments = Int((length * 1 / timeResolution).rounded(.up))
         self.evaluatedLength += length
         evaluatedFiles += 1
+        if evaluatedLength != nil { filesWithGivenLength += 1 }
 
         let k = labels.count
         func cell(_ roll: [[Bool]], _ s: Int, _ c: Int) -> Bool { s < roll.count && roll[s][c] }
@@ -115,7 +118,7 @@ public struct SegmentBasedMetrics: Sendable {
             settings: settingsDescription, evaluatedFiles: evaluatedFiles, evaluatedLength: evaluatedLength,
             overall: SedEvalFormulas.overallSummary(overallCounts, zeroScore: zero, withAccuracy: true),
             labels: labels, classWise: classWise,
-            classWiseAverage: SedEvalFormulas.averageSummary(ordered, withAccuracy: true))
+            classWiseAverage: SedEvalFormulas.averageSummary(ordered, withAccuracy: true), evaluatedLengthMeaning: evaluatedLengthMeaning)
     }
 
     /// Forgets all accumulated counts.
@@ -124,6 +127,15 @@ public struct SegmentBasedMetrics: Sendable {
         for label in labels { classCounts[label] = ScoreCounts() }
         evaluatedFiles = 0
         evaluatedLength = 0
+        filesWithGivenLength = 0
+    }
+
+    /// What ``evaluatedLength`` sums, in words.
+    var evaluatedLengthMeaning: String {
+        let upToLastOffset = "up to its last reference or detected offset, as sed_eval counts it"
+        if filesWithGivenLength == 0 { return "each file \(upToLastOffset)" }
+        if filesWithGivenLength == evaluatedFiles { return "each file's given length" }
+        return "each file's given length, or \(upToLastOffset)"
     }
 
     /// The binary activity matrix `[segment][class]` of `sed_eval.util.event_list_to_event_roll`,

@@ -68,7 +68,24 @@ struct ScenarioReader {
         return result
     }
 
+    /// Keys only a device file has at its top level (docs/device-file.md).
+    static let deviceFileKeys: Set<String> = [
+        "zones", "triggers", "supportedEventTriggers", "enabledEventTriggers", "recordingMode", "transport", "twoDCartesianMax",
+        "maxUserDefinedZones", "sensitivityMax",
+    ]
+
     mutating func read(_ root: JSONValue) -> Scenario? {
+        // A device file given where a scenario belongs: one clear problem instead of one per key.
+        if let keys = root.objectValue?.keys, !keys.contains(where: { Self.rootKeys.contains($0) }) {
+            let deviceKeys = keys.filter { Self.deviceFileKeys.contains($0) }
+            if deviceKeys.count >= 2 {
+                problem(
+                    "",
+                    "this is a device file (it has \(deviceKeys.prefix(3).joined(separator: ", "))), not a scenario: give it with --device; "
+                        + "a scenario has sampleRate, duration and items (docs/scenario-format.md)")
+                return nil
+            }
+        }
         guard let top = object(root, at: "", keys: Self.rootKeys) else { return nil }
         let sampleRate = integer(top, "sampleRate", at: "", range: 8_000...192_000) ?? 16_000
         var duration = 0.0

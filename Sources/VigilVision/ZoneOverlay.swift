@@ -80,14 +80,16 @@ public struct ZoneOverlay: Sendable {
 
     /// `image` as RGB with every privacy pixel black and the other zones outlined in their
     /// colours (line width scaled to the frame, at least 2) and labelled with their ID and name.
-    /// - Parameter privacyMask: a precomputed ``privacyMask(width:height:)`` for this size.
-    public func render(_ image: RasterImage, privacyMask: [UInt8]? = nil, labels: Bool = true) -> RasterImage {
+    /// - Parameters:
+    ///   - privacyMask: a precomputed ``privacyMask(width:height:)`` for this size.
+    ///   - labelScale: the labels' font scale; default: one font pixel per 360 image pixels of the shorter side.
+    public func render(_ image: RasterImage, privacyMask: [UInt8]? = nil, labels: Bool = true, labelScale: Int? = nil) -> RasterImage {
         var out = image.format == .rgb ? image : image.converted(to: .rgb)
         let mask = privacyMask ?? self.privacyMask(width: image.width, height: image.height)
         if mask.count == image.width * image.height { out.blackOut(mask: mask) }
         let mapping = configuration.mapping(frameWidth: image.width, frameHeight: image.height)
         let thickness = max(2, min(image.width, image.height) / 240)
-        let scale = max(1, min(image.width, image.height) / 360)
+        let scale = max(1, labelScale ?? min(image.width, image.height) / 360)
         for item in items where !item.isPrivacy {
             let points = item.polygon.vertices.map { mapping.framePoint(gridX: Double($0.x), gridY: Double($0.y)) }
             out.drawPolygon(points, color: item.color, thickness: thickness)

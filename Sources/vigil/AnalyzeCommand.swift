@@ -90,6 +90,9 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Analyze only shard i of n (0 <= i < n) of the inputs, chosen by a hash of each recording's name.")
     var shard: InputShard?
 
+    @OptionGroup(title: "Sound models")
+    var modelOptions: ModelOptions
+
     @OptionGroup(title: "Input limits")
     var inputLimits: InputLimitOptions
 
@@ -162,6 +165,7 @@ struct AnalyzeCommand: ParsableCommand {
         let overrides = try parsedSensitivities()
         if let all = overrides.all { settings.defaultSensitivity = all }
         settings.sensitivity.merge(overrides.perTrigger) { _, new in new }
+        settings.models = try modelOptions.loadOrExit()
         var policy = loaded.policy
         if let only = try parsedTriggers() { policy = policy.narrowed(to: only) }
         let plan = AnalysisPlan(policy: policy, settings: settings, explain: explain)

@@ -39,7 +39,9 @@ struct BatchAnalysis: Sendable {
             "vigil \(VigilVersion.string)", DeviceFile.encode(device, style: .compact), "explain=\(plan.explain)",
             "enabled=\(plan.policy.enabledTriggers.sorted().map(\.rawValue).joined(separator: ","))",
             "sensitivity=\(s.defaultSensitivity.level);\(perTrigger)", "tolerance=\(s.alarmTimingTolerance)",
-            "cycles=\(s.alarmConfirmationCycles)", "detectors=\(DetectorRegistry.availableSoundTriggers.map(\.rawValue).joined(separator: ","))",
+            "cycles=\(s.alarmConfirmationCycles)",
+            "models=\(s.models.keys.sorted().map { "\($0.rawValue):\(String(InputShard.fnv1a(s.models[$0]!.fileText), radix: 16))" }.joined(separator: ","))",
+            "detectors=\(DetectorRegistry.availableSoundTriggers.map(\.rawValue).joined(separator: ","))",
         ].joined(separator: "\n")
     }
 

@@ -89,6 +89,12 @@ extension BenchCommand {
         @Flag(help: "Do not show the progress bar.")
         var noProgress = false
 
+        @Flag(help: "List every file that has references but is not in AUDIO_DIR (otherwise only their count).")
+        var verbose = false
+
+        @OptionGroup(title: "Sound models")
+        var modelOptions: ModelOptions
+
         func validate() throws {
             guard collar > 0 else { throw ValidationError("--collar must be positive") }
             guard segment > 0 else { throw ValidationError("--segment must be positive") }
@@ -96,10 +102,12 @@ extension BenchCommand {
         }
 
         func run() throws {
+            let models = try modelOptions.loadOrExit()
             let reference = try Self.readAnnotations(labels, option: "--labels")
             // Read before the detectors run, so that a bad provenance file does not cost the run.
             var notCounted: [String: VoiceBackground] = [:]
-            if !countVoiceBackground, let rows = try ProvenanceFile.rows(named: provenance, labels: labels) {
+            let provenanceRows = try ProvenanceFile.rows(named: provenance, labels: labels)
+            if !countVoiceBackground, let rows = provenanceRows {
                 notCounted[EventTriggerType.personTalking.rawValue] = DevelopmentSet.voiceBackground(provenance: rows)
             }
             var isDirectory: ObjCBool = false
@@ -113,8 +121,15 @@ extension BenchCommand {
             var confirmation: [ScoredEvent: Double] = [:]
             let referenceFiles = Set(reference.map(\.file))
             let knownFiles = Set(recordings.map(\.displayName))
-            for missing in referenceFiles.subtracting(knownFiles).sorted() {
-                AnalyzeCommand.stderr("warning: \(labels): \(missing) has references but is not in \(audioDir); left out")
+            let missingFiles = referenceFiles.subtracting(knownFiles).sorted()
+            if missingFiles.count == 1 || (verbose && !missingFiles.isEmpty) {
+                for missing in missingFiles {
+                    AnalyzeCommand.stderr("warning: \(labels): \(missing) has references but is not in \(audioDir); left out")
+                }
+            } else if !missingFiles.isEmpty {
+                AnalyzeCommand.stderr(
+                    "warning: \(labels): \(missingFiles.count) files have references but are not in \(audioDir); left out "
+                        + "(--verbose lists them\(json ? ", the JSON output's filesNotInAudioDir too" : ""))")
             }
 
             var scoredLabels = Set(reference.map(\.label))
@@ -134,7 +149,7 @@ extension BenchCommand {
                 var triggers = Set(DetectorRegistry.availableSoundTriggers)
                 if !scoredLabels.contains(EventTriggerType.sound.rawValue) { triggers.remove(.sound) }
                 scoredLabels.formUnion(triggers.map(\.rawValue))
-                let plan = AnalysisPlan(policy: EventPolicy(enabledTriggers: triggers))
+                let plan = AnalysisPlan(policy: EventPolicy(enabledTriggers: triggers), settings: DetectorSettings(models: models))
                 let analyzer = RecordingAnalyzer(plan: plan)
                 let bar = ProgressBar(totalSeconds: 0, totalItems: recordings.count, enabled: !noProgress)
                 let outcomes = parallelMap(recordings, jobs: jobs ?? availableCores, onDone: { _, _ in
@@ -174,17 +189,40 @@ extension BenchCommand {
             } catch {
                 throw ValidationError("cannot score: \(error)")
             }
-            print(json ? report.jsonValue.serialized(.pretty) : report.text, terminator: json ? "\n" : "")
+            // Scores of a shipped model on its own training files are optimistic: say so per label.
+            let trainingOverlap =
+                system == nil
+                ? Self.trainingOverlap(
+                    scored: recordings.map(\.displayName), scoredDurations: durations, labels: labels, provenance: provenanceRows ?? [],
+                    replaced: Set(models.keys)) : []
+            if json {
+                var value = report.jsonValue
+                if case .object(var object) = value {
+                    if !missingFiles.isEmpty { object["filesNotInAudioDir"] = .array(missingFiles.map { .string($0) }) }
+                    if !trainingOverlap.isEmpty {
+                        object["shippedModelTrainingData"] = .object(
+                            JSONObject(
+                                trainingOverlap.map {
+                                    ($0.label, .object(["scoredTrainingFiles": .number(Double($0.files)), "heldOutEventF1": $0.heldOutF1.map { .number($0) } ?? .null]))
+                                }))
+                    }
+                    value = .object(object)
+                }
+                print(value.serialized(.pretty))
+            } else {
+                for overlap in trainingOverlap { print("note: \(overlap.text(scoredFiles: recordings.count))") }
+                print(report.text, terminator: "")
+            }
             if let chart {
                 let picture = ScoreChart(
-                    title: "F1 PER LABEL  (\(report.files) FILES, \(DecimalText.fixed(report.totalSeconds / 60, places: 1)) MIN)",
+                    title: "F1 per label  (\(report.files) files, \(DecimalText.fixed(report.totalSeconds / 60, places: 1)) min of audio)",
                     labels: report.labels,
                     series: [
                         ScoreChart.Series(
-                            name: "EVENT F1 (COLLAR \(DecimalText.fixed(collar, places: 1)) S)",
+                            name: "event F1 (collar \(DecimalText.fixed(collar, places: 1)) s)",
                             values: report.eventBased.classWise.compactMapValues { $0.fMeasure }),
                         ScoreChart.Series(
-                            name: "SEGMENT F1 (\(DecimalText.fixed(segment, places: 1)) S)",
+                            name: "segment F1 (\(DecimalText.fixed(segment, places: 1)) s)",
                             values: report.segmentBased.classWise.compactMapValues { $0.fMeasure }),
                     ])
                 do {
@@ -195,6 +233,51 @@ extension BenchCommand {
                 }
             }
             if failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
+        }
+
+        /// Scored files that a shipped model was trained on, for one label.
+        struct TrainingOverlap {
+            var label: String
+            var files: Int
+            var heldOutF1: Double?
+
+            func text(scoredFiles: Int) -> String {
+                "\(label): \(files) of the \(scoredFiles) scored files are training data of the shipped \(label) model, so its scores here "
+                    + "are optimistic"
+                    + (heldOutF1.map { "; on files held out from its training its event F1 is \(DecimalText.fixed($0, places: 3)) (Models/\(label).md)" } ?? "")
+                    + ". For a fair figure score only the held-out files, or give --model \(label)=FILE trained without these files."
+            }
+        }
+
+        /// For each learned label scored with its shipped model (not replaced by `--model`): how many
+        /// scored files are in that model's training part. The part is known when the labels, their
+        /// PROVENANCE.tsv and files.tsv (beside LABELS.tsv; else the scored files) reproduce the
+        /// model's recorded split (``SoundModel/trainingPart(provenance:files:annotations:durations:)``).
+        static func trainingOverlap(
+            scored: [String], scoredDurations: [String: Double], labels: String, provenance: [DevelopmentSet.SourceRow],
+            replaced: Set<EventTriggerType>
+        ) -> [TrainingOverlap] {
+            guard !provenance.isEmpty, let labelData = FileManager.default.contents(atPath: labels) else { return [] }
+            let annotations = DevelopmentSet.parseLabels(String(decoding: labelData, as: UTF8.self))
+            let filesPath = ((labels as NSString).deletingLastPathComponent as NSString).appendingPathComponent("files.tsv")
+            var durations = scoredDurations
+            if let data = FileManager.default.contents(atPath: filesPath) {
+                durations.merge(DevelopmentSet.parseDurations(String(decoding: data, as: UTF8.self))) { _, listed in listed }
+            }
+            let files = Set(durations.keys).union(provenance.map(\.file)).sorted()
+            var out: [TrainingOverlap] = []
+            for trigger in ModelOptions.replaceable where !replaced.contains(trigger) {
+                guard let model = LearnedSoundDetector.shippedModel(for: trigger),
+                    let part = model.trainingPart(provenance: provenance, files: files, annotations: annotations, durations: durations)
+                else { continue }
+                let overlap = scored.filter { part.contains($0) }.count
+                if overlap > 0 {
+                    out.append(
+                        TrainingOverlap(
+                            label: trigger.rawValue, files: overlap, heldOutF1: model.training["validation"]?["eventF1Collar0.5s"]?.doubleValue))
+                }
+            }
+            return out
         }
 
         static func readAnnotations(_ path: String, option: String) throws -> [ScoredEvent] {
@@ -217,8 +300,10 @@ extension BenchCommand {
             abstract: "Measure how many times real time the detectors run, per detector and together.",
             discussion: """
                 Times decoding plus the shared STFT plus each detector alone, then all detectors together, on \
-                one core (thread CPU time, so that other load on the machine does not distort it) and on all \
-                cores (wall time, several recordings at once), and reports peak memory. Without FILES, \
+                one core and on all cores (several recordings at once), and reports peak memory. Every row gives \
+                both figures: media seconds per CPU second (this thread's CPU time on one core, so that other \
+                load on the machine does not distort it; the whole process's on all cores) and per wall second \
+                (the throughput a user waits for). Without FILES, \
                 a 10-minute 44.1 kHz mono scene (noise, tones, alarms) is synthesized into a temporary WAV. \
                 Each figure is the best of --repeat runs.
                 """)
@@ -255,55 +340,48 @@ extension BenchCommand {
             }
             let media = try paths.reduce(0.0) { $0 + (try AudioFileReader(path: $1, blockFrames: 1).declaredDuration) }
             let available = DetectorRegistry.availableSoundTriggers
-            var rows: [(String, Double, Int)] = []  // name, x real time, cores
-            // One-core figures: CPU time of this thread (immune to other processes on a busy machine).
-            func best(_ body: () throws -> Void) rethrows -> Double {
-                var bestTime = Double.infinity
+            var rows: [SpeedRow] = []
+            // Each figure is the best of `runs`, timed on two clocks: CPU time (of this thread for the
+            // one-core rows, immune to other processes on a busy machine; of the whole process for the
+            // all-cores row) and wall time.
+            func best(name: String, cores: Int, media: Double, cpuClock: () -> Double, _ body: () throws -> Void) rethrows -> SpeedRow {
+                var bestCPU = Double.infinity
+                var bestWall = Double.infinity
                 for _ in 0..<runs {
-                    let start = threadCPUSeconds()
-                    try body()
-                    bestTime = min(bestTime, threadCPUSeconds() - start)
-                }
-                return bestTime
-            }
-            // All-cores figure: wall time.
-            func bestWall(_ body: () throws -> Void) rethrows -> Double {
-                var bestTime = Double.infinity
-                for _ in 0..<runs {
+                    let cpuStart = cpuClock()
                     let start = ContinuousClock.now
                     try body()
                     let elapsed = ContinuousClock.now - start
-                    bestTime = min(bestTime, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+                    bestCPU = min(bestCPU, cpuClock() - cpuStart)
+                    bestWall = min(bestWall, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
                 }
-                return bestTime
+                return SpeedRow(name: name, cores: cores, perCPUSecond: media / bestCPU, perWallSecond: media / bestWall)
+            }
+            func oneCore(_ name: String, _ body: () throws -> Void) rethrows -> SpeedRow {
+                try best(name: name, cores: 1, media: media, cpuClock: threadCPUSeconds, body)
             }
             // Warm-up: creates the FFTW plans (once per size) and faults the files into the page cache.
             for p in paths { try Self.analyze(p, triggers: Set(available)) }
-            let decode = try best { for p in paths { try Self.decode(p) } }
-            rows.append(("decode only", media / decode, 1))
-            let stft = try best { for p in paths { try Self.analyze(p, triggers: []) } }
-            rows.append(("decode + STFT", media / stft, 1))
+            rows.append(try oneCore("decode only") { for p in paths { try Self.decode(p) } })
+            rows.append(try oneCore("decode + STFT") { for p in paths { try Self.analyze(p, triggers: []) } })
             for trigger in available {
-                let t = try best { for p in paths { try Self.analyze(p, triggers: [trigger]) } }
-                rows.append((trigger.rawValue, media / t, 1))
+                rows.append(try oneCore(trigger.rawValue) { for p in paths { try Self.analyze(p, triggers: [trigger]) } })
             }
             if available.contains(.smokeAlarm) && available.contains(.coAlarm) {
-                let alarms = try best { for p in paths { try Self.analyze(p, triggers: [.smokeAlarm, .coAlarm]) } }
-                rows.append(("smokeAlarm + coAlarm", media / alarms, 1))
+                rows.append(try oneCore("smokeAlarm + coAlarm") { for p in paths { try Self.analyze(p, triggers: [.smokeAlarm, .coAlarm]) } })
             }
-            let all = try best { for p in paths { try Self.analyze(p, triggers: Set(available)) } }
-            rows.append(("all \(available.count) together", media / all, 1))
+            rows.append(try oneCore("all \(available.count) together") { for p in paths { try Self.analyze(p, triggers: Set(available)) } })
             let cores = availableCores
             if cores > 1 {
                 let copies = Array(repeating: paths, count: cores).flatMap { $0 }
-                let parallel = try bestWall {
-                    let errors = parallelMap(copies, jobs: cores) { p -> String? in
-                        do { try Self.analyze(p, triggers: Set(available)) } catch { return "\(error)" }
-                        return nil
-                    }
-                    if let e = errors.compactMap({ $0 }).first { throw ValidationError(e) }
-                }
-                rows.append(("all \(available.count) together", media * Double(cores) / parallel, cores))
+                rows.append(
+                    try best(name: "all \(available.count) together", cores: cores, media: media * Double(cores), cpuClock: processCPUSeconds) {
+                        let errors = parallelMap(copies, jobs: cores) { p -> String? in
+                            do { try Self.analyze(p, triggers: Set(available)) } catch { return "\(error)" }
+                            return nil
+                        }
+                        if let e = errors.compactMap({ $0 }).first { throw ValidationError(e) }
+                    })
             }
             let peak = peakResidentBytes
             if json {
@@ -311,20 +389,41 @@ extension BenchCommand {
                     JSONObject([
                         ("inputs", .array(info.map { .string($0) })), ("mediaSeconds", .number(media)),
                         ("repeat", .number(Double(runs))),
-                        ("results", .array(rows.map { .object(["name": .string($0.0), "xRealTime": .number(($0.1 * 10).rounded() / 10), "cores": .number(Double($0.2))]) })),
+                        (
+                            "results",
+                            .array(
+                                rows.map {
+                                    .object([
+                                        "name": .string($0.name), "cores": .number(Double($0.cores)),
+                                        "xRealTimePerCPUSecond": .number(($0.perCPUSecond * 10).rounded() / 10),
+                                        "xRealTimePerWallSecond": .number(($0.perWallSecond * 10).rounded() / 10),
+                                    ])
+                                })
+                        ),
                         ("peakResidentBytes", .number(Double(peak))),
                     ]))
                 print(value.serialized(.pretty))
             } else {
                 for line in info { print(line) }
-                print("best of \(runs) runs; x real time = seconds of media per second of CPU time on one core (thread CPU clock), or of wall time for the all-cores row")
-                let width = rows.map(\.0.count).max() ?? 10
-                print("DETECTORS".padding(toLength: width, withPad: " ", startingAt: 0) + "  CORES  X REAL TIME")
-                for (name, x, c) in rows {
-                    print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(c).leftPad(5) + "  " + DecimalText.fixed(x, places: 0).leftPad(11))
+                print("best of \(runs) runs; x real time = seconds of media analyzed per second of CPU time (all cores' CPU time added up)")
+                print("and per second of wall time; one-core rows time this thread's CPU clock, so other load on the machine barely moves them")
+                let width = rows.map(\.name.count).max() ?? 10
+                print("DETECTORS".padding(toLength: width, withPad: " ", startingAt: 0) + "  CORES  X REAL TIME PER CPU S  X REAL TIME PER WALL S")
+                for row in rows {
+                    print(
+                        row.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(row.cores).leftPad(5) + "  "
+                            + DecimalText.fixed(row.perCPUSecond, places: 0).leftPad(22) + "  " + DecimalText.fixed(row.perWallSecond, places: 0).leftPad(23))
                 }
                 print("peak memory: \(peak / (1 << 20)) MiB")
             }
+        }
+
+        /// One row of the speed table: media seconds analyzed per CPU second and per wall second.
+        struct SpeedRow {
+            var name: String
+            var cores: Int
+            var perCPUSecond: Double
+            var perWallSecond: Double
         }
 
         static func decode(_ path: String) throws {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VigilControl
 import VigilCore
+import VigilDetectors
 import VigilDevice
 import VigilImaging
 import VigilLive
@@ -129,6 +130,9 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Most concurrent event-stream clients, SSE and WebSocket.", valueName: "N"))
     var maxClients: Int = LiveServerConfiguration.defaultMaxStreamClients
 
+    @OptionGroup(title: "Sound models")
+    var modelOptions: ModelOptions
+
     @OptionGroup(title: "Input limits")
     var inputLimits: InputLimitOptions
 
@@ -192,6 +196,8 @@ struct LiveCommand: ParsableCommand {
             fail("\(error)")
         }
         for warning in loadedDevice.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        var settings = loadedDevice.settings
+        do { settings.models = try modelOptions.load() } catch { fail("\(error)") }
 
         let mediaSource: any LiveMediaSource
         do {
@@ -209,7 +215,7 @@ struct LiveCommand: ParsableCommand {
         let session: LiveSession
         if let audioSource = mediaSource as? any LiveAudioSource {
             session = LiveSession(
-                sampleRate: audioSource.sampleRate, sourceName: audioSource.name, device: controller, settings: loadedDevice.settings,
+                sampleRate: audioSource.sampleRate, sourceName: audioSource.name, device: controller, settings: settings,
                 explain: explain, hub: hub, metrics: metrics, onRecord: { output.write($0.line) })
         } else {
             session = LiveSession(

@@ -35,6 +35,9 @@ enum LiveCommandRun {
         let serverTask = Task {
             do {
                 try await server.run { port in started.continuation.yield(port) }
+            } catch let error as LiveServerListenError {
+                FileHandle.standardError.write(Data("vigil live: \(error)\n".utf8))
+                started.continuation.finish()
             } catch {
                 FileHandle.standardError.write(Data("vigil live: cannot serve on \(host):\(server.configuration.port): \(error)\n".utf8))
                 started.continuation.finish()

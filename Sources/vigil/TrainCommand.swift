@@ -194,7 +194,12 @@ struct TrainCommand: ParsableCommand {
         try RecordingOutputWriter.atomicWrite(model.fileText, to: out)
         let card = SoundModelCard.markdown(
             model: model, figures: figures, provenance: provenanceRows, validation: validation,
-            trainingFileCount: files.count - validation.count, weaknesses: [])
+            trainingFileCount: files.count - validation.count,
+            data: SoundModelCard.TrainingData(
+                modelPath: out, embeddedIn: embed, recordings: audioDir, labels: labels, fileCount: files.count,
+                seconds: files.reduce(0) { $0 + durations[$1]! },
+                eventCount: annotations.filter { $0.label == label && durations[$0.file] != nil }.count),
+            weaknesses: [])
         try RecordingOutputWriter.atomicWrite(card, to: ((out as NSString).deletingPathExtension) + ".md")
         if let embed {
             let directory = (out as NSString).deletingLastPathComponent

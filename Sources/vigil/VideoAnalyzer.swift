@@ -140,9 +140,13 @@ struct VideoAnalyzer {
         var png: [UInt8]?
         if drawReport {
             let picture = peakPicture ?? lastPicture
+            // Private pixels are blacked out at full size, then the picture is scaled to the report's
+            // thumbnail size and the zones drawn on it: labels drawn before scaling cannot be read.
             let thumbnail = picture.map { p -> RasterImage in
-                let rgb = p.rgbImage()
-                return overlay.render(rgb, privacyMask: overlay.privacyMask(width: rgb.width, height: rgb.height))
+                var rgb = p.rgbImage()
+                rgb.blackOut(mask: overlay.privacyMask(width: rgb.width, height: rgb.height))
+                let size = RecordingReport.thumbnailSize(width: rgb.width, height: rgb.height)
+                return overlay.render(rgb.scaled(width: size.width, height: size.height), labelScale: 2)
             }
             let all = engineRecords + records
             let report = RecordingReport(

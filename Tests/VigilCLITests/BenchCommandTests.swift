@@ -84,6 +84,80 @@ struct BenchCommandTests {
         #expect(again["segmentBased"]?["classWise"]?["sound"] == report["segmentBased"]?["classWise"]?["sound"])
     }
 
+    @Test("bench accuracy: references of files not in the folder are one summary line (listed with --verbose and in JSON); lengths say what they count; --write-system times are milliseconds")
+    func summariesAndLengths() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var gen = SeededGenerator(seed: 4)
+        var s = SignalBuffer(sampleRate: 16_000, duration: 8)
+        s.addNoise(dBFS: -60, generator: &gen)
+        s.addNoise(dBFS: -12, start: 1.3, duration: 0.5, generator: &gen)
+        try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .wav16, to: dir.appendingPathComponent("rec.wav").path)
+        let audio = dir.path
+        // One reference on the recording (ending at 1.8 s of its 8 s), three on files that are not there.
+        var labels = "rec.wav\t1.3\t1.8\tsound\n"
+        for k in 0..<3 { labels += "gone\(k).wav\t1\t2\tsound\n" }
+        let labelPath = FileManager.default.temporaryDirectory.appendingPathComponent("labels-\(UUID().uuidString).tsv").path
+        defer { try? FileManager.default.removeItem(atPath: labelPath) }
+        try labels.write(toFile: labelPath, atomically: true, encoding: .utf8)
+        let systemPath = FileManager.default.temporaryDirectory.appendingPathComponent("system-\(UUID().uuidString).tsv").path
+        defer { try? FileManager.default.removeItem(atPath: systemPath) }
+
+        let text = try CommandRunner.run(["bench", "accuracy", "--labels", labelPath, audio, "--no-progress", "--write-system", systemPath])
+        #expect(text.status == 0, "\(text.stderr)")
+        let warnings = text.stderr.split(separator: "\n").filter { $0.contains("have references but are not in") || $0.contains("has references") }
+        #expect(warnings.count == 1, "\(text.stderr)")
+        #expect(warnings.first?.contains("3 files have references but are not in") == true, "\(text.stderr)")
+        #expect(!text.stderr.contains("gone1.wav"))
+        // The header gives the audio's length; each table says which length it sums.
+        #expect(text.stdout.contains("1 files, 0.1 min of audio (8.00 s)"), "\(text.stdout)")
+        #expect(text.stdout.contains("1.80 s evaluated (each file up to its last reference offset"), "\(text.stdout)")
+        #expect(text.stdout.contains(" s evaluated (each file up to its last reference or detected offset, as sed_eval counts it)"), "\(text.stdout)")
+        // Detection times in milliseconds.
+        let system = try String(contentsOfFile: systemPath, encoding: .utf8)
+        let rows = system.split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(!rows.isEmpty)
+        for row in rows {
+            #expect(row.count == 4, "\(system)")
+            for time in row[1...2] { #expect(time.split(separator: ".").last?.count == 3, "\(system)") }
+        }
+
+        let verbose = try CommandRunner.run(["bench", "accuracy", "--labels", labelPath, audio, "--no-progress", "--verbose"])
+        for k in 0..<3 { #expect(verbose.stderr.contains("gone\(k).wav has references but is not in"), "\(verbose.stderr)") }
+        let json = try CommandRunner.run(["bench", "accuracy", "--labels", labelPath, audio, "--no-progress", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try JSONValue.parse(json.stdout)
+        #expect(report["filesNotInAudioDir"]?.arrayValue?.compactMap(\.stringValue) == ["gone0.wav", "gone1.wav", "gone2.wav"])
+    }
+
+    @Test(
+        "bench accuracy says when the scored files are the shipped models' own training data, except for a label whose model --model replaced",
+        .enabled(if: sharedDevAvailable, "needs ../shared/data/dev (not part of a plain clone)"))
+    func shippedModelsTrainingData() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Six dev recordings (links, nothing copied): most dev files are in the models' training part.
+        let listed = try String(contentsOf: sharedDevDirectory.appendingPathComponent("files.tsv"), encoding: .utf8)
+        let names = listed.split(separator: "\n").prefix(6).compactMap { $0.split(separator: "\t").first.map(String.init) }
+        for name in names {
+            try FileManager.default.createSymbolicLink(
+                at: dir.appendingPathComponent(name), withDestinationURL: sharedDevDirectory.appendingPathComponent("audio/\(name)"))
+        }
+        let labels = sharedDevDirectory.appendingPathComponent("labels.tsv").path
+        let copy = dir.appendingPathComponent("dogBark-copy.json")
+        try FileManager.default.copyItem(at: CommandRunner.packageRoot.appendingPathComponent("Models/dogBark.json"), to: copy)
+        let audio = dir.path
+        let result = try CommandRunner.run(["bench", "accuracy", "--labels", labels, audio, "--no-progress", "--model", "dogBark=\(copy.path)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let notes = result.stdout.split(separator: "\n").filter { $0.hasPrefix("note: ") }
+        #expect(notes.contains { $0.contains("glassBreak:") && $0.contains("of the 6 scored files are training data of the shipped glassBreak model") }, "\(result.stdout)")
+        #expect(notes.contains { $0.contains("personTalking:") && $0.contains("optimistic") }, "\(result.stdout)")
+        #expect(!notes.contains { $0.contains("dogBark") }, "\(result.stdout)")
+        let json = try JSONValue.parse(try CommandRunner.run(["bench", "accuracy", "--labels", labels, audio, "--no-progress", "--json"]).stdout)
+        #expect((json["shippedModelTrainingData"]?["dogBark"]?["scoredTrainingFiles"]?.intValue ?? 0) > 0, "\(json)")
+        #expect(json["shippedModelTrainingData"]?["dogBark"]?["heldOutEventF1"]?.doubleValue == 0.4737)
+    }
+
     @Test("bench accuracy does not count personTalking in voice-background material named by PROVENANCE.tsv, unless asked to")
     func voiceBackground() throws {
         let dir = try temporaryDirectory()
@@ -204,7 +278,13 @@ struct BenchCommandTests {
         let json = try JSONValue.parse(result.stdout)
         let names = json["results"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         #expect(names.contains("decode only") && names.contains("sound"))
-        #expect(json["results"]?.arrayValue?.allSatisfy { ($0["xRealTime"]?.doubleValue ?? 0) > 0 } == true)
+        // Every row, one core or all, carries both clocks' figures, each named for its clock.
+        let rows = json["results"]?.arrayValue ?? []
+        #expect(!rows.isEmpty && rows.allSatisfy { ($0["xRealTimePerCPUSecond"]?.doubleValue ?? 0) > 0 })
+        #expect(rows.allSatisfy { ($0["xRealTimePerWallSecond"]?.doubleValue ?? 0) > 0 })
+        #expect(rows.allSatisfy { $0["xRealTime"] == nil })
+        let text = try CommandRunner.run(["bench", "speed", path, "--repeat", "1"])
+        #expect(text.stdout.contains("X REAL TIME PER CPU S") && text.stdout.contains("X REAL TIME PER WALL S"), "\(text.stdout)")
         #expect((json["peakResidentBytes"]?.doubleValue ?? 0) > 0)
     }
 

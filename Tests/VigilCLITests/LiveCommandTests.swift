@@ -17,6 +17,31 @@ struct LiveCommandTests {
         #expect(result.stderr.contains("listening on http://127.0.0.1:"))
     }
 
+    @Test("a port in use is a clear error naming the address and the way out, not the socket call's text")
+    func portInUseIsAClearError() throws {
+        // Hold a port with a listening socket of our own.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        #expect(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let result = try CommandRunner.run([
+            "live", "Samples/scenarios/knocks.json", "--speed", "0", "--listen", "127.0.0.1:\(port)",
+        ])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot listen on 127.0.0.1:\(port): the port is in use"), "\(result.stderr)")
+        #expect(result.stderr.contains("--listen"), "\(result.stderr)")
+        #expect(!result.stderr.contains("errno"), "\(result.stderr)")
+    }
+
     @Test func refusesNonLoopbackWithoutToken() throws {
         let result = try CommandRunner.run(["live", "Samples/scenarios/knocks.json", "--listen", "0.0.0.0:0"])
         #expect(result.status == 2)

@@ -32,6 +32,19 @@ struct SynthCommandTests {
         #expect(outputs[0] == outputs[1])
     }
 
+    @Test("a device file given as the scenario is one clear error saying so, not a problem per key")
+    func deviceFileIsNotAScenario() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.run(["synth", "Samples/front-door.json", "--out", dir.appendingPathComponent("x.wav").path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Samples/front-door.json"), "\(result.stderr)")
+        #expect(result.stderr.contains("this is a device file"), "\(result.stderr)")
+        #expect(result.stderr.contains("--device"), "\(result.stderr)")
+        #expect(!result.stderr.contains("unknown key"), "\(result.stderr)")
+        #expect(result.stderr.contains("(1 problem)"), "\(result.stderr)")
+    }
+
     @Test func scenarioErrorsNameThePath() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-synth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

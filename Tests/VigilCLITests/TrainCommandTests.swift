@@ -71,7 +71,7 @@ struct TrainCommandTests {
         return (result, try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: out))), card)
     }
 
-    @Test("training twice on the same data gives byte-identical model files, with a model card, even when the data's folder and file times differ")
+    @Test("training twice on the same data gives byte-identical model files, with a model card describing the data used and the path written, even when the data's folder and file times differ")
     func deterministic() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -92,7 +92,13 @@ struct TrainCommandTests {
         let output = try Data(contentsOf: URL(fileURLWithPath: out))
         let model = try JSONValue.parse(output)
         #expect(model["label"]?.stringValue == "dogBark")
-        #expect(FileManager.default.fileExists(atPath: models.appendingPathComponent("dogBark.md").path))
+        // The card describes the data actually used and the path actually written.
+        let card = try String(contentsOf: models.appendingPathComponent("dogBark.md"), encoding: .utf8)
+        #expect(card.contains("File: `\(out)` (embedded in the binary as `EmbeddedModels.dogBark`, `\(embed)`)"), "\(card)")
+        #expect(card.contains("Recordings `\(dir.appendingPathComponent("audio").path)` (8 files, 0.8 min)"), "\(card)")
+        #expect(card.contains("labels `\(labels)` (12 dogBark events on these files)"), "\(card)")
+        #expect(card.contains("No PROVENANCE.tsv"), "\(card)")
+        for stale in ["Models/dogBark.json", "232 files", "shared/data/dev", "Licence note"] { #expect(!card.contains(stale), "card says \(stale)") }
         let embedded = try String(contentsOfFile: embed, encoding: .utf8)
         #expect(embedded.contains("dogBark"))
         #expect(output == (try Self.plainModel.get()))

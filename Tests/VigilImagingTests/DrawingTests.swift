@@ -55,6 +55,20 @@ struct DrawingTests {
         #expect(image.pixels[3 * 12 + 2] == 255 && image.pixels[3 * 12 + 1] == 0)
     }
 
+    @Test("lower-case letters have their own glyphs, so smokeAlarm is not drawn as SMOKEALARM")
+    func lowerCase() {
+        for (lower, upper) in zip("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+            #expect(BitmapFont.rows(for: lower) != BitmapFont.rows(for: upper), "\(lower) is drawn as \(upper)")
+            #expect(BitmapFont.rows(for: lower) != BitmapFont.rows(for: "?"), "\(lower) has no glyph")
+            #expect(BitmapFont.rows(for: lower).allSatisfy { $0 < 32 })
+        }
+        var mixed = RasterImage(width: 70, height: 8, format: .gray)
+        var upper = RasterImage(width: 70, height: 8, format: .gray)
+        mixed.drawText("smokeAlarm", x: 0, y: 0, color: .white)
+        upper.drawText("SMOKEALARM", x: 0, y: 0, color: .white)
+        #expect(mixed.pixels != upper.pixels)
+    }
+
     @Test("Y'CbCr converts neutral chroma to gray and saturated chroma to colour")
     func ycbcr() {
         let gray = YCbCrImage(width: 2, height: 2, subsampling: .yuv420, luma: [0, 100, 200, 255], cb: [128], cr: [128])

@@ -281,7 +281,13 @@ enum DevData {
             try model.fileText.write(to: models.appendingPathComponent("\(label).json"), atomically: true, encoding: .utf8)
             let card = SoundModelCard.markdown(
                 model: model, figures: fig, provenance: dev.provenance, validation: dev.validation,
-                trainingFileCount: dev.files.count - dev.validation.count, weaknesses: ModelWeaknesses.byLabel[label] ?? [])
+                trainingFileCount: dev.files.count - dev.validation.count,
+                data: SoundModelCard.TrainingData(
+                    modelPath: "Models/\(label).json", embeddedIn: "Sources/VigilDetectors/EmbeddedModels.swift",
+                    recordings: "shared/data/dev/audio", labels: "shared/data/dev/labels.tsv", fileCount: dev.files.count,
+                    seconds: dev.files.reduce(0) { $0 + (dev.durations[$1] ?? 0) },
+                    eventCount: dev.annotations.filter { $0.label == label }.count),
+                weaknesses: ModelWeaknesses.byLabel[label] ?? [])
             try card.write(to: models.appendingPathComponent("\(label).md"), atomically: true, encoding: .utf8)
         }
         try writeEmbedded()

@@ -47,6 +47,23 @@ struct ControlEndpointTests {
         }
     }
 
+    @Test("a path or method no endpoint serves gets 404 with a JSON error body naming it, like the other errors")
+    func unknownEndpointsGetJSONErrors() async throws {
+        let stack = LiveTestSupport.stack(device: .default)
+        try await stack.server.withTestClient { client in
+            let missing = try await client.execute(uri: "/nope", method: .get)
+            #expect(missing.headers[.contentType] == "application/json")
+            let unknownPath = try await send(client, .get, "/nope")
+            expectError(unknownPath, 404, "NotFound", field: "")
+            #expect(unknownPath.1["reason"]?.stringValue?.contains("GET /nope") == true, "\(unknownPath.1)")
+            let wrongMethod = try await send(client, .delete, "/health")
+            expectError(wrongMethod, 404, "NotFound", field: "")
+            #expect(wrongMethod.1["reason"]?.stringValue?.contains("DELETE /health") == true, "\(wrongMethod.1)")
+            // The known endpoints are unchanged.
+            #expect(try await send(client, .get, "/health").0 == 200)
+        }
+    }
+
     @Test func zoneLifecycleAndEveryZoneError() async throws {
         let stack = LiveTestSupport.stack(device: .default)
         try await stack.server.withTestClient { client in

@@ -90,3 +90,36 @@ struct ReportPictureTests {
         #expect(abs(cyanHeights.max()! - 320) <= 2)
     }
 }
+
+@Suite("Score chart")
+struct ScoreChartTests {
+    @Test("every bar's value stands clear of its neighbours', even when both read 100")
+    func valueLabelsDoNotTouch() {
+        let chart = ScoreChart(
+            title: "F1 per label", labels: ["dogBark", "smokeAlarm"],
+            series: [
+                ScoreChart.Series(name: "event F1", values: ["dogBark": 1, "smokeAlarm": 1]),
+                ScoreChart.Series(name: "segment F1", values: ["dogBark": 1, "smokeAlarm": 1]),
+            ])
+        let image = chart.render()
+        // The values of full bars sit in rows 60..<74 (20 px above the 100 % line at y = 80), right of the axis labels.
+        let inked = (90..<image.width).map { x in
+            (60..<74).contains { y in
+                let c = image.color(x: x, y: y)
+                return Int(c.red) + Int(c.green) + Int(c.blue) < 200
+            }
+        }
+        // Runs of text columns, joined across the 2 px gaps between a label's own glyphs.
+        var runs = 0
+        var gap = Int.max
+        for ink in inked {
+            if ink {
+                if gap >= 6 { runs += 1 }
+                gap = 0
+            } else if gap < Int.max {
+                gap += 1
+            }
+        }
+        #expect(runs == 4, "the four values ran into \(runs) blocks of text")
+    }
+}

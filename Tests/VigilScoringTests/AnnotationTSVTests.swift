@@ -38,11 +38,20 @@ struct AnnotationTSVTests {
 
     @Test func formatRoundTrips() throws {
         let events = [
-            ScoredEvent(file: "a b.wav", onset: 0.1, offset: 2.000001, label: "coAlarm"),
+            ScoredEvent(file: "a b.wav", onset: 0.1, offset: 2.001, label: "coAlarm"),
             ScoredEvent(file: "c.wav", onset: 12, offset: 13.5, label: "personTalking"),
         ]
         #expect(try AnnotationTSV.parse(AnnotationTSV.format(events)) == events)
         let threeColumn = AnnotationTSV.format(events, includeFile: false)
         #expect(try AnnotationTSV.parse(threeColumn, defaultFile: "z").map(\.onset) == events.map(\.onset))
+    }
+
+    @Test("times are written in milliseconds, not with every binary digit of a computed time")
+    func formatWritesMilliseconds() {
+        // 1024 / 44100 * 37 and friends: times as a detector computes them from STFT hops.
+        let hop = 512.0 / 44_100
+        let events = [ScoredEvent(file: "x.wav", onset: hop * 37, offset: hop * 1001, label: "dogBark")]
+        #expect(AnnotationTSV.format(events) == "x.wav\t0.430\t11.622\tdogBark\n")
+        #expect(AnnotationTSV.format(events, includeFile: false) == "0.430\t11.622\tdogBark\n")
     }
 }
