@@ -70,7 +70,7 @@ struct OutputFolderTests {
         try makeRecordings(count: 2, seconds: 1, in: inputs)
         let out = dir.appendingPathComponent("out")
         let absoluteFile = CommandRunner.packageRoot.appendingPathComponent("Samples/demo-scene.flac").path
-        let result = try CommandRunner.run(["analyze", absoluteFile, inputs.path, "--out", out.path, "--no-report", "--format", "tsv"])
+        let result = try CommandRunner.run(["analyze", absoluteFile, inputs.path, "--out", out.path, "--format", "tsv"])
         #expect(result.status == 0, "\(result.stderr)")
         let folders = try files(out).filter { $0.hasSuffix("/done.json") }.map { String($0.dropLast("/done.json".count)) }
         #expect(folders == ["cam-a/rec000.flac", "cam-b/rec001.flac", "demo-scene.flac"])
@@ -104,7 +104,7 @@ struct OutputFolderTests {
         let inputs = dir.appendingPathComponent("in")
         try makeRecordings(count: 4, seconds: 1, in: inputs)
         let out = dir.appendingPathComponent("out")
-        let archive = ["analyze", inputs.path, "--out", out.path, "--no-report", "--format", "tsv"]
+        let archive = ["analyze", inputs.path, "--out", out.path, "--format", "tsv"]
         #expect(try CommandRunner.run(archive).status == 0)
         let before = try tree(out)
 
