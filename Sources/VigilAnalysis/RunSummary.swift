@@ -6,8 +6,12 @@ public struct RecordingSummary: Sendable, Hashable {
     public var file: String
     /// Whether the recording failed (fully or partly).
     public var failed: Bool
-    /// Seconds of media analyzed.
-    public var mediaSeconds: Double
+    /// Milliseconds of media analyzed: the exact unit summaries store and add. Integer totals do not
+    /// depend on the order of addition, and the value reads back from `summary.json` or `done.json`
+    /// unchanged, so fresh, resumed and merged runs give the same totals.
+    public var mediaMilliseconds: Int64
+    /// Seconds of media analyzed (`mediaMilliseconds` / 1000).
+    public var mediaSeconds: Double { Double(mediaMilliseconds) / 1000 }
     /// Events per trigger name.
     public var events: [String: Int]
     /// Error messages.
@@ -15,11 +19,11 @@ public struct RecordingSummary: Sendable, Hashable {
     /// Warning messages.
     public var warnings: [String]
 
-    /// Creates a summary.
+    /// Creates a summary; `mediaSeconds` is kept to the nearest millisecond.
     public init(file: String, failed: Bool, mediaSeconds: Double, events: [String: Int], errors: [String], warnings: [String]) {
         self.file = file
         self.failed = failed
-        self.mediaSeconds = mediaSeconds
+        self.mediaMilliseconds = Self.milliseconds(mediaSeconds)
         self.events = events
         self.errors = errors
         self.warnings = warnings
@@ -41,6 +45,12 @@ public struct RecordingSummary: Sendable, Hashable {
         self.init(file: file, failed: !errors.isEmpty, mediaSeconds: mediaSeconds, events: events, errors: errors, warnings: warnings)
     }
 
+    /// `seconds` to the nearest millisecond (0 for negative or non-finite values).
+    public static func milliseconds(_ seconds: Double) -> Int64 {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int64((seconds * 1000).rounded())
+    }
+
     /// Total events.
     public var eventCount: Int { events.values.reduce(0, +) }
 
@@ -49,7 +59,7 @@ public struct RecordingSummary: Sendable, Hashable {
         .object(
             JSONObject([
                 ("file", .string(file)), ("status", .string(failed ? "failed" : "ok")),
-                ("mediaSeconds", RecordEncoder.rounded(mediaSeconds)), ("events", .number(Double(eventCount))),
+                ("mediaSeconds", .number(mediaSeconds)), ("events", .number(Double(eventCount))),
                 ("byTrigger", .object(JSONObject(events.keys.sorted().map { ($0, .number(Double(events[$0]!))) }))),
                 ("errors", .array(errors.map { .string($0) })), ("warnings", .array(warnings.map { .string($0) })),
             ]))
@@ -94,8 +104,10 @@ public struct RunSummary: Sendable, Hashable {
 
     /// Recordings that failed.
     public var failedCount: Int { recordings.filter(\.failed).count }
+    /// Milliseconds of media analyzed, summed exactly.
+    public var mediaMilliseconds: Int64 { recordings.reduce(0) { $0 + $1.mediaMilliseconds } }
     /// Seconds of media analyzed.
-    public var mediaSeconds: Double { recordings.reduce(0) { $0 + $1.mediaSeconds } }
+    public var mediaSeconds: Double { Double(mediaMilliseconds) / 1000 }
     /// Events per trigger over all recordings.
     public var eventsByTrigger: [String: Int] {
         recordings.reduce(into: [:]) { total, r in for (k, v) in r.events { total[k, default: 0] += v } }
@@ -107,7 +119,7 @@ public struct RunSummary: Sendable, Hashable {
         return .object(
             JSONObject([
                 ("v", .number(Double(RecordEncoder.schemaVersion))), ("recordings", .number(Double(recordings.count))),
-                ("failed", .number(Double(failedCount))), ("mediaSeconds", RecordEncoder.rounded(mediaSeconds)),
+                ("failed", .number(Double(failedCount))), ("mediaSeconds", .number(mediaSeconds)),
                 ("events", .number(Double(byTrigger.values.reduce(0, +)))),
                 ("byTrigger", .object(JSONObject(byTrigger.keys.sorted().map { ($0, .number(Double(byTrigger[$0]!))) }))),
                 ("files", .array(recordings.map(\.jsonValue))),

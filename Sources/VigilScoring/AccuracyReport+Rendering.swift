@@ -13,14 +13,14 @@ extension AccuracyReport {
             let fa = falseAlarms[label]
             let l = latency[label]
             rows.append([
-                label, e?.counts.map { String($0.reference) } ?? "-", Self.pct(e?.fMeasure), Self.num(e?.errorRate),
+                label, e?.counts.map { String($0.reference) } ?? "-", Self.pct(e?.fMeasure), Self.errorRate(e),
                 Self.pct(d?.fMeasure), Self.pct(s?.fMeasure),
                 fa.map { $0.negativeSeconds > 0 ? Self.num($0.perHour, 1) : "-" } ?? "-", Self.num(l?.median), Self.num(l?.quantile(0.9)),
             ])
         }
         rows.append([
             "overall", eventBased.overall.counts.map { String($0.reference) } ?? "-", Self.pct(eventBased.overall.fMeasure),
-            Self.num(eventBased.overall.errorRate), Self.pct(eventBasedSedEvalDefault.overall.fMeasure),
+            Self.errorRate(eventBased.overall), Self.pct(eventBasedSedEvalDefault.overall.fMeasure),
             Self.pct(segmentBased.overall.fMeasure), "", "", "",
         ])
         let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
@@ -111,6 +111,14 @@ extension AccuracyReport {
     static func pct(_ x: Double?) -> String {
         guard let x else { return "-" }
         return x.isFinite ? format(x * 100, 1) : "nan"
+    }
+
+    /// The error rate for the table: "-" where there is no reference event, since sed_eval
+    /// divides by the reference count plus machine epsilon (4.5e15 for a single insertion).
+    /// The JSON keeps sed_eval's value.
+    static func errorRate(_ summary: ScoreSummary?) -> String {
+        guard let summary, let counts = summary.counts, counts.reference > 0 else { return "-" }
+        return num(summary.errorRate)
     }
 
     static func num(_ x: Double?, _ places: Int = 2) -> String {

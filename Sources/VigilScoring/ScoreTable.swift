@@ -14,9 +14,12 @@ public enum ScoreTable {
         func row(_ name: String, _ s: ScoreSummary) -> [String] {
             var r = [
                 name, s.counts.map { String($0.reference) } ?? "", s.counts.map { String($0.system) } ?? "",
-                pct(s.fMeasure), pct(s.precision), pct(s.recall), num(s.errorRate), num(s.deletionRate),
-                num(s.insertionRate),
+                pct(s.fMeasure), pct(s.precision), pct(s.recall),
             ]
+            // Rates are per reference event: none for a class without one (sed_eval's value, kept
+            // in the JSON, divides by machine epsilon then). Averages have no counts and keep theirs.
+            let hasReferences = s.counts.map { $0.reference > 0 } ?? true
+            r += hasReferences ? [num(s.errorRate), num(s.deletionRate), num(s.insertionRate)] : ["-", "-", "-"]
             if withAccuracy { r += [pct(s.sensitivity), pct(s.specificity)] }
             return r
         }

@@ -39,13 +39,15 @@ extension AnalyzeCommand {
         motion.reportsPrivacyMotion = plan.explain
         let analyzer = VideoAnalyzer(
             plan: plan, motion: motion, overlay: ZoneOverlay(device: device),
-            limits: limits, drawReport: out != nil)
+            limits: limits, drawReport: out != nil && !noReport)
         let rotation = device.video.imageRotation
         if rotation % 90 != 0 {
             Self.stderr("warning: imageRotation \(rotation) is not a multiple of 90; zones are mapped as for \(GridMapping.normalizedRotation(rotation))")
         }
         var snapshotDirectory: String?
         if let out {
+            try Self.checkOwnership(of: out, for: [recording])
+            RecordingOutputWriter.removePreviousOutputs(for: recording, under: out)
             let dir = RecordingOutputWriter.directory(for: recording, under: out)
             snapshotDirectory = (dir as NSString).appendingPathComponent("snapshots")
         } else if plan.policy.recordingMode == .images {
@@ -67,7 +69,7 @@ extension AnalyzeCommand {
             do {
                 try RecordingOutputWriter.write(
                     records: records, summary: summary, report: outcome.reportPNG,
-                    fingerprint: String(InputShard.fnv1a(BatchAnalysis.runFingerprint(device: device, plan: plan) + "\nvideo"), radix: 16),
+                    fingerprint: String(InputShard.fnv1a(BatchAnalysis.runFingerprint(device: device, plan: plan, report: !noReport) + "\nvideo"), radix: 16),
                     for: recording, under: out)
                 try RecordingOutputWriter.atomicWrite(
                     RunSummary([summary]).jsonValue.serialized(.pretty) + "\n", to: (out as NSString).appendingPathComponent("summary.json"))

@@ -61,8 +61,11 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Output format: jsonl, tsv or table (default: table on a terminal, jsonl otherwise).")
     var format: Format?
 
-    @Option(help: "Also write DIR/<recording>/events.jsonl and events.tsv for each recording.")
+    @Option(help: "Also write DIR/<recording>/events.jsonl, events.tsv and report.png for each recording, and DIR/summary.json.")
     var out: String?
+
+    @Flag(help: "With --out: do not draw report.png (the slowest output).")
+    var noReport = false
 
     @Flag(help: "Also report every suppressed candidate with the rule that suppressed it.")
     var explain = false
@@ -108,6 +111,7 @@ struct AnalyzeCommand: ParsableCommand {
                 "--explain with --format tsv: TSV is the DCASE event list (file, onset, offset, label) and has no rows for "
                     + "suppressed candidates; use --format jsonl or table")
         }
+        if noReport && out == nil { throw ValidationError("--no-report only applies with --out") }
         _ = try parsedSensitivities()
         _ = try parsedTriggers()
     }
@@ -175,6 +179,7 @@ struct AnalyzeCommand: ParsableCommand {
         }
 
         var (recordings, problems) = InputDiscovery.expand(inputs)
+        if let out { try Self.checkOwnership(of: out, for: recordings) }
         if let shard { recordings = recordings.filter { shard.contains($0.displayName) } }
         let outputFormat = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
         let output = OutputSink(format: outputFormat)
@@ -197,7 +202,7 @@ struct AnalyzeCommand: ParsableCommand {
 
         let batch = BatchAnalysis(
             plan: plan, limits: try inputLimits.limits, jobs: jobs ?? availableCores, outputDirectory: out, force: force,
-            runFingerprint: BatchAnalysis.runFingerprint(device: loaded.device, plan: plan))
+            drawReport: !noReport, runFingerprint: BatchAnalysis.runFingerprint(device: loaded.device, plan: plan, report: !noReport))
         let totalSeconds = noProgress ? 0 : recordings.reduce(0.0) { $0 + Self.declaredDuration($1.path) }
         let bar = ProgressBar(totalSeconds: totalSeconds, totalItems: recordings.count, enabled: !noProgress)
         let counters = BatchCounters()
@@ -226,6 +231,17 @@ struct AnalyzeCommand: ParsableCommand {
             Self.stderr("resumed: \(counters.resumed) of \(recordings.count) recordings were already complete in \(out ?? "") (use --force to redo them)")
         }
         if failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
+    }
+
+    /// Checks that `--out` can take the results of `recordings` (every input, before sharding);
+    /// a conflict is a usage error: nothing is analyzed and nothing is removed.
+    static func checkOwnership(of out: String, for recordings: [InputRecording]) throws {
+        do {
+            try RecordingOutputWriter.checkOwnership(of: out, for: recordings)
+        } catch {
+            Self.stderr("error: \(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
     }
 
     private static func declaredDuration(_ path: String) -> Double {

@@ -18,6 +18,8 @@ struct BatchAnalysis: Sendable {
     var outputDirectory: String?
     /// Re-analyze recordings whose outputs are already complete.
     var force: Bool
+    /// Draw report.png for each recording under `--out` (off with `--no-report`).
+    var drawReport = true
     /// Identifies everything but the input file that affects results (version, device, options).
     var runFingerprint: String
 
@@ -31,8 +33,9 @@ struct BatchAnalysis: Sendable {
         var writeError: String?
     }
 
-    /// The fingerprint of a run: version, device, options. Deterministic (no hashing seeds, sorted keys).
-    static func runFingerprint(device: Device, plan: AnalysisPlan) -> String {
+    /// The fingerprint of a run: version, device, options (`report`: whether report.png is drawn).
+    /// Deterministic (no hashing seeds, sorted keys).
+    static func runFingerprint(device: Device, plan: AnalysisPlan, report: Bool = true) -> String {
         let s = plan.settings
         let perTrigger = s.sensitivity.keys.sorted().map { "\($0.rawValue)=\(s.sensitivity[$0]!.level)" }.joined(separator: ",")
         return [
@@ -42,6 +45,7 @@ struct BatchAnalysis: Sendable {
             "cycles=\(s.alarmConfirmationCycles)",
             "models=\(s.models.keys.sorted().map { "\($0.rawValue):\(String(InputShard.fnv1a(s.models[$0]!.fileText), radix: 16))" }.joined(separator: ","))",
             "detectors=\(DetectorRegistry.availableSoundTriggers.map(\.rawValue).joined(separator: ","))",
+            "report=\(report)",
         ].joined(separator: "\n")
     }
 
@@ -59,7 +63,7 @@ struct BatchAnalysis: Sendable {
         _ recordings: [InputRecording], progress: ProgressBar, emit: @escaping @Sendable (Result) -> Void
     ) -> RunSummary {
         if let outputDirectory { RecordingOutputWriter.removeStalePartials(under: outputDirectory) }
-        let analyzer = RecordingAnalyzer(plan: plan, limits: limits, drawReport: outputDirectory != nil)
+        let analyzer = RecordingAnalyzer(plan: plan, limits: limits, drawReport: outputDirectory != nil && drawReport)
         let summaries = SummaryCollector()
         orderedParallelForEach(recordings, jobs: jobs, emit: { index, result in
             summaries.append(result.summary)
@@ -79,6 +83,7 @@ struct BatchAnalysis: Sendable {
             progress.add(mediaSeconds: done.summary.mediaSeconds, label: recording.displayName)
             return Result(recording: recording, records: done.records, summary: done.summary, resumed: true)
         }
+        if let outputDirectory { RecordingOutputWriter.removePreviousOutputs(for: recording, under: outputDirectory) }
         var reported = 0.0
         let outcome = analyzer.analyze(recording) { seconds in
             progress.add(mediaSeconds: seconds - reported, label: recording.displayName)

@@ -6,6 +6,22 @@ struct InputRecording: Sendable, Hashable {
     var path: String
     /// Name reported in output: relative to the directory argument, or as given for files.
     var displayName: String
+    /// Name of the recording's result folder under `--out`: relative to the directory argument, or
+    /// the file's own name for a file argument (never the path it was given by).
+    var outputName: String
+
+    /// A recording; its result folder is named `outputName`, or after the last component of `displayName`.
+    init(path: String, displayName: String, outputName: String? = nil) {
+        self.path = path
+        self.displayName = displayName
+        self.outputName = outputName ?? Self.lastComponent(of: displayName)
+    }
+
+    /// The last component of `path` once `.` and `..` are resolved (`_` for a root).
+    static func lastComponent(of path: String) -> String {
+        let name = URL(fileURLWithPath: path).standardizedFileURL.lastPathComponent
+        return name.isEmpty || name == "/" ? "_" : name
+    }
 }
 
 /// Expands command-line inputs into recordings: files as given, directories searched
@@ -54,7 +70,7 @@ enum InputDiscovery {
             }
             for relative in found.sorted() {
                 recordings.append(
-                    InputRecording(path: (argument as NSString).appendingPathComponent(relative), displayName: relative))
+                    InputRecording(path: (argument as NSString).appendingPathComponent(relative), displayName: relative, outputName: relative))
             }
         }
         return (recordings, problems)

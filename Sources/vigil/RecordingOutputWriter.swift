@@ -6,8 +6,35 @@ import VigilCore
 /// `report.png`, and last a completion marker `done.json` (the recording's summary and the run fingerprint).
 /// Every file is written atomically (a temporary file, then a rename), so an interrupted run
 /// never leaves a half-written result, and a recording counts as complete only once its marker
-/// exists and matches the current run's fingerprint.
+/// exists and matches the current run's fingerprint. A recording analyzed again first loses its
+/// previous outputs, so its folder holds only what this run wrote.
 enum RecordingOutputWriter {
+    /// The files vigil writes in a recording's folder (snapshots are `snapshots/<index>.png`).
+    static let outputFileNames = ["done.json", "events.jsonl", "events.tsv", "report.png"]
+
+    /// Why `--out DIR` cannot take this run's results.
+    enum Conflict: Error, CustomStringConvertible {
+        /// Two inputs would write to the same result folder.
+        case sameFolder(root: String, folder: String, inputs: [String])
+        /// The directory holds results of recordings that are not inputs of this command.
+        case foreignResults(root: String, folders: [String])
+
+        var description: String {
+            switch self {
+            case .sameFolder(let root, let folder, let inputs):
+                return "--out \(root): \(inputs.joined(separator: " and ")) would both write their results to "
+                    + "\((root as NSString).appendingPathComponent(folder)); analyze them into separate --out directories, "
+                    + "or give their common directory as the input"
+            case .foreignResults(let root, let folders):
+                let shown = folders.prefix(5).joined(separator: ", ") + (folders.count > 5 ? " and \(folders.count - 5) more" : "")
+                return "--out \(root) already holds results of \(folders.count) recording\(folders.count == 1 ? "" : "s") "
+                    + "that \(folders.count == 1 ? "is" : "are") not inputs of this command (\(shown)), so its summary.json "
+                    + "would not describe that folder; use another --out directory, give those recordings as inputs too, "
+                    + "or remove their result folders"
+            }
+        }
+    }
+
     /// A file that could not be written.
     struct WriteError: Error, CustomStringConvertible {
         var path: String
@@ -23,11 +50,59 @@ enum RecordingOutputWriter {
         var summary: RecordingSummary
     }
 
-    /// The output directory of `recording` under `root`.
+    /// The output directory of `recording` under `root`: `root/<folder name>`.
     static func directory(for recording: InputRecording, under root: String) -> String {
-        // Keep outputs inside root even for names like ../x.wav or /abs/x.wav.
-        let safe = recording.displayName.split(separator: "/").map { $0 == ".." ? "__" : String($0) }.joined(separator: "/")
-        return (root as NSString).appendingPathComponent(safe.isEmpty ? "_" : safe)
+        (root as NSString).appendingPathComponent(folderName(for: recording))
+    }
+
+    /// The name of `recording`'s result folder, relative to the `--out` directory: its `outputName`,
+    /// kept inside that directory even for odd names (`..` components become `__`).
+    static func folderName(for recording: InputRecording) -> String {
+        let safe = recording.outputName.split(separator: "/").map { $0 == ".." ? "__" : String($0) }.joined(separator: "/")
+        return safe.isEmpty ? "_" : safe
+    }
+
+    /// Checks that `root` can take the results of `recordings` (every input of the command, before
+    /// sharding): no two share a result folder, and `root` holds no result folder of another recording.
+    /// A result folder is one holding `done.json` or `events.jsonl`.
+    static func checkOwnership(of root: String, for recordings: [InputRecording]) throws {
+        var inputsByFolder: [String: [String]] = [:]
+        for recording in recordings {
+            inputsByFolder[folderName(for: recording), default: []].append(recording.path)
+        }
+        if let (folder, inputs) = inputsByFolder.filter({ $0.value.count > 1 }).min(by: { $0.key < $1.key }) {
+            throw Conflict.sameFolder(root: root, folder: folder, inputs: inputs)
+        }
+        let foreign = resultFolders(under: root).filter { inputsByFolder[$0] == nil }
+        if !foreign.isEmpty { throw Conflict.foreignResults(root: root, folders: foreign) }
+    }
+
+    /// The result folders below `root` (relative paths, sorted).
+    static func resultFolders(under root: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        var folders: Set<String> = []
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name == "done.json" || name == "events.jsonl" {
+                let folder = (relative as NSString).deletingLastPathComponent
+                if !folder.isEmpty { folders.insert(folder) }
+            }
+        }
+        return folders.sorted()
+    }
+
+    /// Removes what an earlier run wrote for `recording` (the marker first, then events, report and
+    /// snapshots), so that its folder ends up holding only this run's outputs. Other files are kept.
+    static func removePreviousOutputs(for recording: InputRecording, under root: String) {
+        let dir = directory(for: recording, under: root)
+        let fm = FileManager.default
+        for name in outputFileNames { try? fm.removeItem(atPath: (dir as NSString).appendingPathComponent(name)) }
+        let snapshots = (dir as NSString).appendingPathComponent("snapshots")
+        guard let names = try? fm.contentsOfDirectory(atPath: snapshots) else { return }
+        for name in names where name.hasSuffix(".png") && Int(name.dropLast(4)) != nil {
+            try? fm.removeItem(atPath: (snapshots as NSString).appendingPathComponent(name))
+        }
+        if (try? fm.contentsOfDirectory(atPath: snapshots))?.isEmpty == true { try? fm.removeItem(atPath: snapshots) }
     }
 
     /// Writes the outputs of one recording; the marker goes last.

@@ -139,7 +139,7 @@ struct AnalyzeCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CommandRunner.run(["analyze", "Samples/demo-scene.flac", "--out", dir.path, "--format", "tsv"])
         #expect(result.status == 0)
-        let base = dir.appendingPathComponent("Samples/demo-scene.flac")
+        let base = dir.appendingPathComponent("demo-scene.flac")
         let jsonl = try String(contentsOf: base.appendingPathComponent("events.jsonl"), encoding: .utf8)
         let tsv = try String(contentsOf: base.appendingPathComponent("events.tsv"), encoding: .utf8)
         #expect(tsv == result.stdout)

@@ -32,6 +32,25 @@ func tree(_ dir: URL) throws -> [String: Data] {
     return out
 }
 
+/// Recordings whose durations are no whole number of milliseconds (sample rates 8 to 48 kHz, each a
+/// fraction of a millisecond over a whole number), so that sums of their durations in seconds
+/// depend on the order of addition and on rounding: the case where a run's totals can drift.
+func makeAwkwardRecordings(in dir: URL) throws {
+    var generator = SeededGenerator(seed: 5)
+    let rates = [8_000, 11_025, 16_000, 22_050, 32_000, 44_100, 48_000, 16_000, 11_025, 22_050]
+    for (k, rate) in rates.enumerated() {
+        // About 0.4 ms over k/3 + 1 seconds and 7 ms: rounding to milliseconds loses it every time.
+        let count = rate * (k / 3 + 1) + rate * 7 / 1000 + rate * 4 / 10_000
+        var s = SignalBuffer(sampleRate: Double(rate), duration: Double(count) / Double(rate))
+        s.addNoise(dBFS: -50, generator: &generator)
+        let sub = dir.appendingPathComponent(k % 2 == 0 ? "porch" : "yard")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try AudioFileWriter.write(
+            Array(s.samples.prefix(count)), sampleRate: rate, format: .wav16,
+            to: sub.appendingPathComponent(String(format: "clip%02d.wav", k)).path)
+    }
+}
+
 @Suite("Batch analysis", .serialized)
 struct BatchAnalysisTests {
     @Test("--jobs 1 and --jobs 4 give byte-identical output")
@@ -149,5 +168,69 @@ struct BatchAnalysisTests {
         try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .flac16, to: inputs.appendingPathComponent("cam-a/rec000.flac").path)
         let changed = try CommandRunner.run(["analyze", inputs.path, "--out", out, "--format", "tsv"])
         #expect(changed.stderr.contains("resumed: 2 of 3"))
+    }
+
+    /// The summary of a run of the awkward recordings into `out`.
+    private func summaryOf(_ arguments: [String], out: URL) throws -> Data {
+        let r = try CommandRunner.run(["analyze"] + arguments + ["--format", "tsv", "--no-progress", "--out", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        return try Data(contentsOf: out.appendingPathComponent("summary.json"))
+    }
+
+    @Test("summary.json of recordings of awkward lengths is byte-identical for --jobs 1, --jobs 2, a resumed run and a merge of shards")
+    func summaryTotalsAreExact() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let inputs = dir.appendingPathComponent("in")
+        try makeAwkwardRecordings(in: inputs)
+        let reference = try summaryOf([inputs.path, "--jobs", "1"], out: dir.appendingPathComponent("jobs1"))
+        let json = try JSONValue.parse(reference)
+        #expect(json["recordings"]?.intValue == 10)
+        // The total is the sum of the entries as written.
+        let entries = try #require(json["files"]?.arrayValue)
+        let entryMilliseconds = entries.map { Int64((($0["mediaSeconds"]?.doubleValue ?? -1) * 1000).rounded()) }
+        #expect(Int64(((json["mediaSeconds"]?.doubleValue ?? -1) * 1000).rounded()) == entryMilliseconds.reduce(0, +))
+
+        #expect(try summaryOf([inputs.path, "--jobs", "2"], out: dir.appendingPathComponent("jobs2")) == reference)
+
+        // An interrupted run: half the recordings completed (their markers kept), the rest not, no summary yet.
+        let resumed = dir.appendingPathComponent("resumed")
+        _ = try summaryOf([inputs.path, "--jobs", "2"], out: resumed)
+        try FileManager.default.removeItem(at: resumed.appendingPathComponent("summary.json"))
+        for name in try tree(resumed).keys.sorted() where name.hasSuffix("done.json") && name.hasPrefix("yard/") {
+            try FileManager.default.removeItem(at: resumed.appendingPathComponent(name))
+        }
+        let again = try CommandRunner.run(["analyze", inputs.path, "--format", "tsv", "--no-progress", "--out", resumed.path])
+        #expect(again.stderr.contains("resumed: 5 of 10"), "\(again.stderr)")
+        #expect(try Data(contentsOf: resumed.appendingPathComponent("summary.json")) == reference)
+
+        // Two shards merged.
+        var shards: [String] = []
+        for i in 0..<2 {
+            let out = dir.appendingPathComponent("shard\(i)")
+            let part = try JSONValue.parse(try summaryOf([inputs.path, "--shard", "\(i)/2"], out: out))
+            #expect((part["recordings"]?.intValue ?? 0) > 0, "shard \(i)/2 is empty; choose other file names")
+            shards.append(out.path)
+        }
+        let merged = dir.appendingPathComponent("merged")
+        let merge = try CommandRunner.run(["summary", "merge"] + shards + ["--out", merged.path])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        #expect(try Data(contentsOf: merged.appendingPathComponent("summary.json")) == reference)
+        #expect(
+            try Data(contentsOf: merged.appendingPathComponent("summary.tsv"))
+                == Data(contentsOf: dir.appendingPathComponent("jobs1/summary.tsv")))
+    }
+
+    @Test(
+        "summary.json of the dev set is the same after resuming every recording",
+        .enabled(if: FileManager.default.fileExists(atPath: sharedDevDirectory.path), "needs ../shared/data/dev"))
+    func devSetTotalsAfterResume() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let arguments = [sharedDevDirectory.path, "--no-report", "--triggers", "sound"]
+        let fresh = try summaryOf(arguments, out: out)
+        try FileManager.default.removeItem(at: out.appendingPathComponent("summary.json"))
+        #expect(try summaryOf(arguments, out: out) == fresh)
     }
 }

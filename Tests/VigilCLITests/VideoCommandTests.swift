@@ -106,7 +106,7 @@ struct VideoCommandTests {
             ["analyze", "--video", clip.path, "--device", device.path, "--format", "jsonl", "--out", out.path])
         #expect(result.status == 0, "\(result.stderr)")
         try checkMotionRecords(try parseLines(result), file: clip.path)
-        let snapshotDir = out.appendingPathComponent(clip.path).appendingPathComponent("snapshots")
+        let snapshotDir = out.appendingPathComponent("clip.y4m").appendingPathComponent("snapshots")
         let png = try Data(contentsOf: snapshotDir.appendingPathComponent("1.png"))
         let image = try PNGCodec.decode([UInt8](png))
         #expect(image.width == 160 && image.height == 90 && image.format == .rgb)
@@ -115,7 +115,7 @@ struct VideoCommandTests {
         // The zone outline is drawn in its colour.
         let green = RGBColor(red: 0, green: 255, blue: 0)
         #expect((0..<90).contains { image.color(x: 70, y: $0) == green || image.color(x: 69, y: $0) == green })
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(clip.path).appendingPathComponent("events.jsonl").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("clip.y4m").appendingPathComponent("events.jsonl").path))
     }
 
     @Test("--video - reads y4m from stdin (gray input)")

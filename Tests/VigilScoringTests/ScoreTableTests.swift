@@ -17,4 +17,17 @@ struct ScoreTableTests {
         #expect(text.contains("Sens %"))
         #expect(!ScoreTable.render(EventBasedMetrics.dcase2017(labels: ["x"]).results()).contains("Sens %"))
     }
+
+    @Test("a class with no reference event shows no error rate, not sed_eval's division by epsilon")
+    func rateWithoutReferences() throws {
+        var m = EventBasedMetrics.dcase2017(labels: ["dogBark", "glassBreak"])
+        try m.evaluate(
+            reference: [ScoredEvent(onset: 1, offset: 2, label: "dogBark")],
+            estimated: [ScoredEvent(onset: 1, offset: 2, label: "dogBark"), ScoredEvent(onset: 5, offset: 6, label: "glassBreak")])
+        let results = m.results()
+        #expect((results.classWise["glassBreak"]?.errorRate ?? 0) > 1e15, "sed_eval's value, kept in the results")
+        let row = try #require(ScoreTable.render(results).split(separator: "\n").first { $0.hasPrefix("glassBreak") })
+        #expect(!row.contains("4503599627370496"), "\(row)")
+        #expect(row.split(separator: " ").suffix(3) == ["-", "-", "-"], "\(row)")
+    }
 }
