@@ -109,13 +109,13 @@ public struct RecordingReport: Sendable {
         }
         let markY = legendY + 26
         image.fillRectangle(x: 12, y: markY, width: 3, height: 14, color: Self.ink)
-        image.drawText("START/END EDGES", x: 20, y: markY, color: Self.ink, scale: Self.text)
-        let detectedX = 20 + BitmapFont.width(of: "START/END EDGES", scale: Self.text) + 30
+        image.drawText("start/end edges", x: 20, y: markY, color: Self.ink, scale: Self.text)
+        let detectedX = 20 + BitmapFont.width(of: "start/end edges", scale: Self.text) + 30
         image.fillRectangle(x: detectedX, y: markY, width: 22, height: 14, color: TriggerPalette.color(for: "sound"))
         image.fillRectangle(x: detectedX + 9, y: markY, width: 4, height: 14, color: .white)
-        image.drawText("DETECTED AT", x: detectedX + 28, y: markY, color: Self.ink, scale: Self.text)
+        image.drawText("detected at", x: detectedX + 28, y: markY, color: Self.ink, scale: Self.text)
         if triggers.isEmpty {
-            image.drawText("NO EVENTS", x: detectedX + 28 + BitmapFont.width(of: "DETECTED AT", scale: Self.text) + 30, y: markY, color: Self.ink, scale: Self.text)
+            image.drawText("no events", x: detectedX + 28 + BitmapFont.width(of: "detected at", scale: Self.text) + 30, y: markY, color: Self.ink, scale: Self.text)
         }
 
         if hasAudio {
@@ -127,7 +127,7 @@ public struct RecordingReport: Sendable {
         }
         if let thumbnail {
             let (w, h) = Self.thumbnailSize(width: thumbnail.width, height: thumbnail.height)
-            image.drawText("ZONES", x: 12, y: thumbnailTop, color: Self.ink, scale: Self.text)
+            image.drawText("zones", x: 12, y: thumbnailTop, color: Self.ink, scale: Self.text)
             let small = thumbnail.converted(to: .rgb).scaled(width: w, height: h)
             for y in 0..<h { for x in 0..<w { image.setColor(small.color(x: x, y: y), x: Self.left + x, y: thumbnailTop + y) } }
         }
@@ -168,7 +168,7 @@ public struct RecordingReport: Sendable {
             image.drawText(label, x: px - BitmapFont.width(of: label, scale: Self.text) / 2, y: axisTop + 12, color: Self.ink, scale: Self.text)
             t += step
         }
-        image.drawText("TIME (S)", x: Self.left + plotWidth - BitmapFont.width(of: "TIME (S)", scale: Self.text), y: axisTop + 34, color: Self.ink, scale: Self.text)
+        image.drawText("time (s)", x: Self.left + plotWidth - BitmapFont.width(of: "time (s)", scale: Self.text), y: axisTop + 34, color: Self.ink, scale: Self.text)
         return image
     }
 
@@ -188,13 +188,13 @@ public struct RecordingReport: Sendable {
             }
         }
         // Frequency axis.
-        image.drawText("HZ", x: 12, y: top, color: Self.ink, scale: Self.text)
+        image.drawText("Hz", x: 12, y: top, color: Self.ink, scale: Self.text)
         let topHz = spectrogram.topFrequency(sampleRate: sampleRate)
         for f in [100.0, 300, 1000, 3000, 10_000] where f < topHz && f > spectrogram.minimumFrequency {
             let fraction = log(f / spectrogram.minimumFrequency) / log(topHz / spectrogram.minimumFrequency)
             let py = top + height - 1 - Int(fraction * Double(height - 1))
             image.fillRectangle(x: Self.left - 8, y: py, width: 8, height: 2, color: Self.ink)
-            let label = f >= 1000 ? "\(Int(f / 1000))K" : "\(Int(f))"
+            let label = f >= 1000 ? "\(Int(f / 1000))k" : "\(Int(f))"
             image.drawText(label, x: Self.left - 14 - BitmapFont.width(of: label, scale: Self.text), y: py - 7, color: Self.ink, scale: Self.text)
         }
     }
@@ -227,7 +227,7 @@ public struct RecordingReport: Sendable {
             let label = "\(Int(db))"
             image.drawText(label, x: Self.left - 14 - BitmapFont.width(of: label, scale: Self.text), y: y(db) - 7, color: Self.ink, scale: Self.text)
         }
-        image.drawText("DBFS", x: 12, y: top, color: Self.ink, scale: Self.text)
+        image.drawText("dBFS", x: 12, y: top, color: Self.ink, scale: Self.text)
         var previous: (Double, Double)?
         for px in 0..<plotWidth {
             let t = Double(px) / Double(plotWidth) * span

@@ -78,6 +78,17 @@ public struct ZoneOverlay: Sendable {
         return mask
     }
 
+    /// A thumbnail of `frame` at `width` x `height`: privacy pixels blacked out at full size,
+    /// then the picture scaled and the zones outlined and labelled on the small picture, with
+    /// labels at font scale 2. Labels drawn before scaling would blur away, so the labels of a
+    /// thumbnail do not depend on the frame's resolution.
+    public func thumbnail(of frame: RasterImage, width: Int, height: Int) -> RasterImage {
+        var rgb = frame.format == .rgb ? frame : frame.converted(to: .rgb)
+        rgb.blackOut(mask: privacyMask(width: rgb.width, height: rgb.height))
+        // The small picture's own privacy mask is applied again around the labels and outlines.
+        return render(rgb.scaled(width: width, height: height), labelScale: 2)
+    }
+
     /// `image` as RGB with every privacy pixel black and the other zones outlined in their
     /// colours (line width scaled to the frame, at least 2) and labelled with their ID and name.
     /// - Parameters:

@@ -117,7 +117,7 @@ struct RecordingAnalyzer {
         var png: [UInt8]?
         if let spectrogram = audio.spectrogram {
             let report = RecordingReport(
-                title: "\(file)  \(DecimalText.fixed(audio.mediaSeconds, places: 1)) S  \(audio.sampleRate) HZ",
+                title: "\(file)  \(DecimalText.fixed(audio.mediaSeconds, places: 1)) s  \(audio.sampleRate) Hz",
                 spectrogram: spectrogram, sampleRate: Double(audio.sampleRate),
                 events: records.compactMap(Self.reportEvent), duration: audio.mediaSeconds)
             png = try? PNGCodec.encode(report.render(), destination: file)

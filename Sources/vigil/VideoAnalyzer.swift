@@ -140,17 +140,14 @@ struct VideoAnalyzer {
         var png: [UInt8]?
         if drawReport {
             let picture = peakPicture ?? lastPicture
-            // Private pixels are blacked out at full size, then the picture is scaled to the report's
-            // thumbnail size and the zones drawn on it: labels drawn before scaling cannot be read.
             let thumbnail = picture.map { p -> RasterImage in
-                var rgb = p.rgbImage()
-                rgb.blackOut(mask: overlay.privacyMask(width: rgb.width, height: rgb.height))
+                let rgb = p.rgbImage()
                 let size = RecordingReport.thumbnailSize(width: rgb.width, height: rgb.height)
-                return overlay.render(rgb.scaled(width: size.width, height: size.height), labelScale: 2)
+                return overlay.thumbnail(of: rgb, width: size.width, height: size.height)
             }
             let all = engineRecords + records
             let report = RecordingReport(
-                title: "\(name)  \(DecimalText.fixed(endTime, places: 1)) S  \(frames) FRAMES",
+                title: "\(name)  \(DecimalText.fixed(endTime, places: 1)) s  \(frames) frames",
                 spectrogram: audioReport?.spectrogram ?? SpectrogramSummary(expectedDuration: 0),
                 sampleRate: Double(audioReport?.sampleRate ?? 16_000), events: all.compactMap(RecordingAnalyzer.reportEvent),
                 duration: endTime, zoneActivity: timeline, thumbnail: thumbnail)

@@ -73,4 +73,21 @@ struct MotionConfigurationTests {
         let red = RGBColor(red: 255, green: 0, blue: 0)
         #expect((0..<205).contains { drawn.color(x: $0, y: 204) == red || drawn.color(x: $0, y: 203) == red })
     }
+
+    @Test("thumbnail: labels are drawn on the small picture, so a 1080p frame and a 270p one give the same thumbnail")
+    func thumbnailLabelsIndependentOfResolution() throws {
+        let overlay = ZoneOverlay(device: try device(motionZones: nil))
+        let large = overlay.thumbnail(of: RasterImage(width: 1920, height: 1080, format: .gray, fill: 128), width: 480, height: 270)
+        let small = overlay.thumbnail(of: RasterImage(width: 480, height: 270, format: .gray, fill: 128), width: 480, height: 270)
+        #expect(large.width == 480 && large.height == 270)
+        let differing = zip(large.pixels, small.pixels).filter { $0 != $1 }.count
+        #expect(differing == 0, "\(differing) values differ: labels drawn at full size and scaled down blur away")
+        // The label "1 A" is drawn in zone 1's colour at font scale 2 (14-pixel glyphs), readable.
+        let red = RGBColor(red: 255, green: 0, blue: 0)
+        let unlabelled = overlay.render(RasterImage(width: 480, height: 270, format: .gray, fill: 128), labels: false)
+        let labelRows = Set((0..<270).filter { y in (0..<480).contains { x in large.color(x: x, y: y) == red && unlabelled.color(x: x, y: y) != red } })
+        #expect(labelRows.count >= 10, "label rows: \(labelRows.sorted())")
+        // Privacy pixels stay black.
+        #expect(large.color(x: 281, y: 250) == .black)
+    }
 }
