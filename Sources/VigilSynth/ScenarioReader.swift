@@ -81,7 +81,7 @@ struct ScenarioReader {
             if deviceKeys.count >= 2 {
                 problem(
                     "",
-                    "this is a device file (it has \(deviceKeys.prefix(3).joined(separator: ", "))), not a scenario: give it with --device; "
+                    "this is a device file (it has \(deviceKeys.prefix(3).joined(separator: ", "))), not a scenario: a device file goes to vigil analyze or vigil live with --device; "
                         + "a scenario has sampleRate, duration and items (docs/scenario-format.md)")
                 return nil
             }
