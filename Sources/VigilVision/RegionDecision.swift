@@ -19,8 +19,11 @@ public struct RegionDecision: Sendable, Hashable {
         /// The fitted global gain or offset jumped (a light switched, an exposure step): the
         /// background was reset to this frame.
         case lightingChange
-        /// Most of the picture changed at once without a uniform brightness step (an IR switch,
-        /// which changes how every surface looks, a large shake, a scene cut): background reset.
+        /// A lighting or whole-frame change at which the picture switched between colour and
+        /// monochrome: the camera's IR cut filter (night vision on or off). Background reset.
+        case irSwitch
+        /// Most of the picture changed at once without a uniform brightness step (an IR switch in
+        /// a monochrome stream, a large shake, a scene cut, a mover filling the view): background reset.
         case wholeFrameChange
         /// Within the settle period after a lighting or whole-frame change.
         case settling

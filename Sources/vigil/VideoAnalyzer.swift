@@ -78,6 +78,7 @@ struct VideoAnalyzer {
         var lastPicture: FramePicture?
         var sizeChanged = false
         var firstSize: (Int, Int)?
+        var lastChromaSpread: Double?
         do {
             while let frame = try source.nextFrame() {
                 if frames > 0 { frameInterval = frame.time - lastTime }
@@ -87,7 +88,16 @@ struct VideoAnalyzer {
                 if let firstSize, firstSize != size { sizeChanged = true }
                 if firstSize == nil { firstSize = size }
                 let luma = frame.picture.luma
-                let result = detector.process(luma, time: frame.time)
+                var result = detector.process(luma, time: frame.time)
+                if detector.recordsRegionDecisions {
+                    // The trace tells an IR switch (colour <-> monochrome) from other whole-frame changes.
+                    var spread: Double?
+                    if case .ycbcr(let picture) = frame.picture { spread = ColourModeSwitch.chromaSpread(picture) }
+                    if result.state == .globalChange && ColourModeSwitch.isSwitch(from: lastChromaSpread, to: spread) {
+                        for i in result.decisions.indices where !result.decisions[i].isPrivacy { result.decisions[i].reason = .irSwitch }
+                    }
+                    lastChromaSpread = spread
+                }
                 if let diagnostics {
                     do {
                         try diagnostics.record(result, frameIndex: frames - 1, detector: detector, width: luma.width, height: luma.height)

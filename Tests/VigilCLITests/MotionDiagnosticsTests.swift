@@ -36,9 +36,18 @@ private func lumaFrame(_ i: Int) -> [UInt8] {
     return pixels
 }
 
-private func clip(frames: Int) -> [UInt8] {
-    var bytes = Array("YUV4MPEG2 W\(width) H\(height) F10:1 Ip A1:1 Cmono\n".utf8)
-    for i in 0..<frames { bytes += Array("FRAME\n".utf8) + lumaFrame(i) }
+/// The clip as y4m: monochrome, or 4:2:0 colour (a bluish picture) that, with `nightFrom`, turns
+/// neutral gray from that frame on (an IR switch).
+private func clip(frames: Int, colour: Bool = false, nightFrom: Int? = nil) -> [UInt8] {
+    var bytes = Array("YUV4MPEG2 W\(width) H\(height) F10:1 Ip A1:1 \(colour ? "C420jpeg" : "Cmono")\n".utf8)
+    let chroma = (width / 2) * (height / 2)
+    for i in 0..<frames {
+        bytes += Array("FRAME\n".utf8) + lumaFrame(i)
+        if colour {
+            let night = nightFrom.map { i >= $0 } ?? false
+            bytes += [UInt8](repeating: night ? 128 : 150, count: chroma) + [UInt8](repeating: night ? 128 : 110, count: chroma)
+        }
+    }
     return bytes
 }
 
@@ -115,6 +124,27 @@ struct MotionDiagnosticsTests {
         #expect(privacy.count == 60 && privacy.allSatisfy { $0[3] == "" && $0[4] == "suppressed" && $0[5] == "privacy" })
         // The square inside the privacy zone never shows in zone 1.
         #expect((41..<55).allSatisfy { row($0, "1")?[4] == "none" })
+    }
+
+    @Test("--motion-trace tells an IR switch (colour to monochrome with the light step) from a lighting change in colour")
+    func irSwitch() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let device = dir.appendingPathComponent("device.json")
+        try Data(diagnosticsDevice.utf8).write(to: device)
+        for (nightFrom, expected) in [(Optional(55), "irSwitch"), (nil, "lightingChange")] {
+            let video = dir.appendingPathComponent("clip.y4m"), tracePath = dir.appendingPathComponent("trace.tsv")
+            try Data(clip(frames: 60, colour: true, nightFrom: nightFrom)).write(to: video)
+            let result = try CommandRunner.run(
+                ["analyze", "--video", video.path, "--device", device.path, "--format", "jsonl", "--motion-trace", tracePath.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let rows = try String(contentsOf: tracePath, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+            let frame55 = try #require(rows.first { $0[1] == "55" && $0[2] == "1" })
+            #expect(frame55[4] == "suppressed" && String(frame55[5]) == expected, "\(frame55)")
+            #expect(!rows.contains { $0[1] != "55" && $0.count > 5 && $0[5] == "irSwitch" })
+            let privacy = try #require(rows.first { $0[1] == "55" && $0[2] == "2" })
+            #expect(privacy[5] == "privacy")
+        }
     }
 
     @Test("--motion-masks on a file, or a directory that cannot be created, is a usage error naming it")
