@@ -4,6 +4,8 @@
 
 SWIFT        ?= swift
 APT_PACKAGES := libsndfile1-dev libfftw3-dev libpng-dev pkg-config
+# Tests and `vigil bench motion` decode MP4 sequences with the ffmpeg command (the tests that need it skip without it).
+TEST_APT_PACKAGES := ffmpeg
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN  := .build/release/vigil
 # Test builds (make test, the sanitizer runs) compile Vigil's own modules with -O; dependencies
@@ -74,6 +76,7 @@ demo: build
 # 100 clients: it runs on its own after the others, so the CPU-heavy suites running in
 # parallel cannot starve it and turn a wall-clock check into noise.
 test: deps
+	$(call apt_install,$(TEST_APT_PACKAGES))
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest --skip HostileServerTests
 	$(SWIFT) test --skip-build --disable-xctest --filter HostileServerTests

@@ -35,6 +35,14 @@ public final class FileDescriptorReader: ByteReader {
         owned = true
     }
 
+    /// Reads from an open `descriptor` (a pipe from a decoder process, for example), named
+    /// `name` in messages; the descriptor is closed on release when `closesOnRelease`.
+    public init(descriptor: Int32, name: String, closesOnRelease: Bool) {
+        self.descriptor = descriptor
+        self.name = name
+        owned = closesOnRelease
+    }
+
     deinit {
         if owned { close(descriptor) }
     }

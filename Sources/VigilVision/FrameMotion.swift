@@ -32,6 +32,9 @@ public struct FrameMotion: Sendable, Hashable {
     /// Privacy zones in which motion was found and withheld (only with
     /// ``MotionConfiguration/reportsPrivacyMotion``).
     public var privacyZonesWithMotion: [UInt16]
+    /// Per region (motion zones, outside when reportable, then privacy zones): the decision and
+    /// its reason. Empty unless ``MotionDetector/recordsRegionDecisions``.
+    public var decisions: [RegionDecision] = []
 
     /// Creates a frame result.
     public init(

@@ -34,6 +34,11 @@ public final class MotionDetector {
     public private(set) var layout: ZoneLayout?
     /// Frames processed.
     public private(set) var frameCount = 0
+    /// Also give, per frame, every region's decision and its reason (``FrameMotion/decisions``).
+    /// Off by default: the per-frame path then allocates nothing for it.
+    public var recordsRegionDecisions = false
+    /// Whether the last frame was analysed (so ``writeMotionMask(into:width:height:)`` has pixels).
+    private var lastFrameAnalysed = false
 
     private var workspace: MotionWorkspace?
     private var lastTime: Double?
@@ -92,6 +97,7 @@ public final class MotionDetector {
         let layout = self.layout!
         let ws = workspace!
         frameCount += 1
+        lastFrameAnalysed = false
         ws.decimate(luma, stride: stride, decimation: layout.decimation)
 
         guard let previous = lastTime else {
@@ -99,7 +105,9 @@ public final class MotionDetector {
             lastGain = 1
             lastOffset = 0
             ws.resetBackground(initialNoise: configuration.parameters.initialNoise)
-            return FrameMotion(time: time, state: .initialising, movingFraction: 0, gain: 1, offset: 0, blobs: [], zones: [])
+            var result = FrameMotion(time: time, state: .initialising, movingFraction: 0, gain: 1, offset: 0, blobs: [], zones: [])
+            if recordsRegionDecisions { result.decisions = uniformDecisions(layout: layout, outcome: .none, reason: .initialising) }
+            return result
         }
         lastTime = time
         let p = configuration.parameters
@@ -125,33 +133,40 @@ public final class MotionDetector {
         let movingFraction = layout.analysedCount > 0 ? Double(moving.count) / Double(layout.analysedCount) : 0
         let cellsMoving = moving.cellsMoving(fraction: p.cellMotionFraction)
         let midGrayShift = abs(gain * 128 + offset - 128)
-        let global =
-            movingFraction > p.globalChangeFraction || cellsMoving > p.globalChangeCellFraction
-            || abs(gain - 1) > p.globalGainTolerance || midGrayShift > p.globalOffsetTolerance
+        let lightingChange = abs(gain - 1) > p.globalGainTolerance || midGrayShift > p.globalOffsetTolerance
+        let global = lightingChange || movingFraction > p.globalChangeFraction || cellsMoving > p.globalChangeCellFraction
 
         if global {
             ws.resetBackground(initialNoise: nil)
             lastGain = 1
             lastOffset = 0
             settleUntil = time + p.settleDuration
-            return FrameMotion(
+            var result = FrameMotion(
                 time: time, state: .globalChange, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
                 blobs: [], zones: [])
+            if recordsRegionDecisions {
+                result.decisions = uniformDecisions(
+                    layout: layout, outcome: .suppressed, reason: lightingChange ? .lightingChange : .wholeFrameChange)
+            }
+            return result
         }
         if time < settleUntil {
             ws.updateBackground(alpha: 0.5, foregroundAlpha: 0.5, beta: 0, noise: (p.minimumNoise, p.maximumNoise))
             lastGain = 1
             lastOffset = 0
-            return FrameMotion(
+            var result = FrameMotion(
                 time: time, state: .settling, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
                 blobs: [], zones: [])
+            if recordsRegionDecisions { result.decisions = uniformDecisions(layout: layout, outcome: .suppressed, reason: .settling) }
+            return result
         }
 
         let frameArea = Double(layout.workingWidth * layout.workingHeight * layout.decimation * layout.decimation)
         let minimumAreas = layout.regions.map { p.minimumAreaFraction(for: $0.zone.sensitivity) * frameArea }
         let smallestArea = minimumAreas.min() ?? p.minimumAreaFraction(for: .medium) * frameArea
         let blobs = ws.extractBlobs(decimation: layout.decimation, minimumArea: smallestArea)
-        let zones = attribute(blobs: blobs, thresholds: thresholds, minimumAreas: minimumAreas, layout: layout, ws: ws)
+        let (zones, decisions) = attribute(
+            blobs: blobs, thresholds: thresholds, minimumAreas: minimumAreas, layout: layout, ws: ws, recordsDecisions: recordsRegionDecisions)
         // Privacy zones (only when asked): whether each moved, at the medium sensitivity's
         // threshold and minimum area; nothing else about it leaves the detector.
         var privacyMotion: [UInt16] = []
@@ -163,17 +178,57 @@ public final class MotionDetector {
 
         ws.updateBackground(
             alpha: alpha, foregroundAlpha: alpha * Float(p.foregroundRateFactor), beta: beta, noise: (p.minimumNoise, p.maximumNoise))
-        return FrameMotion(
+        lastFrameAnalysed = true
+        var result = FrameMotion(
             time: time, state: .analysed, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
             blobs: blobs.map(\.blob), zones: zones, privacyZonesWithMotion: privacyMotion)
+        if recordsRegionDecisions {
+            result.decisions = decisions + configuration.privacyZones.map {
+                RegionDecision(zoneID: $0.id, isPrivacy: true, motionPixels: 0, fraction: nil, outcome: .suppressed, reason: .privacy)
+            }
+        }
+        return result
+    }
+
+    /// Writes what the detector saw in the last frame into `mask` (`height` rows of `width`
+    /// bytes, the frame's size): 255 on the frame pixels of the working pixels that moved and
+    /// belong to a blob of at least the smallest minimum area in use (before zone attribution),
+    /// 0 elsewhere. Privacy pixels are always 0 (their blocks never move), as are the unanalysed
+    /// last columns and rows, and every pixel of a frame that was not analysed (the first frame,
+    /// a lighting or whole-frame change, the settle period).
+    /// - Returns: `false` (mask untouched) when `width` x `height` is not the last frame's size.
+    @discardableResult
+    public func writeMotionMask(into mask: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int) -> Bool {
+        guard let layout, let workspace, layout.mapping.frameWidth == width, layout.mapping.frameHeight == height,
+            mask.count >= width * height
+        else { return false }
+        mask.update(repeating: 0)
+        guard lastFrameAnalysed else { return true }
+        workspace.writeMask(into: mask, frameWidth: width, decimation: layout.decimation)
+        return true
+    }
+
+    /// The same decision for every region (frames that were not analysed).
+    private func uniformDecisions(layout: ZoneLayout, outcome: RegionDecision.Outcome, reason: RegionDecision.Reason) -> [RegionDecision] {
+        layout.regions.map { RegionDecision(zoneID: $0.zone.id, motionPixels: 0, fraction: 0, outcome: outcome, reason: reason) }
+            + configuration.privacyZones.map {
+                RegionDecision(zoneID: $0.id, isPrivacy: true, motionPixels: 0, fraction: nil, outcome: .suppressed, reason: .privacy)
+            }
     }
 
     /// Per-region motion: pixel counts above the region's threshold, the anchor rule, the
     /// minimum area and the minimum zone fraction.
     private func attribute(
-        blobs: [MotionWorkspace.LabelledBlob], thresholds: [Float], minimumAreas: [Double], layout: ZoneLayout, ws: MotionWorkspace
-    ) -> [ZoneMotion] {
-        guard !blobs.isEmpty else { return [] }
+        blobs: [MotionWorkspace.LabelledBlob], thresholds: [Float], minimumAreas: [Double], layout: ZoneLayout, ws: MotionWorkspace,
+        recordsDecisions: Bool
+    ) -> ([ZoneMotion], [RegionDecision]) {
+        var decisions: [RegionDecision] = []
+        guard !blobs.isEmpty else {
+            if recordsDecisions {
+                decisions = layout.regions.map { RegionDecision(zoneID: $0.zone.id, motionPixels: 0, fraction: 0, outcome: .none, reason: nil) }
+            }
+            return ([], decisions)
+        }
         let anchor = configuration.anchor
         let f2 = layout.decimation * layout.decimation
         let mapping = layout.mapping
@@ -201,7 +256,13 @@ public final class MotionDetector {
         }
 
         var result: [ZoneMotion] = []
-        for (r, region) in layout.regions.enumerated() where region.area > 0 {
+        for (r, region) in layout.regions.enumerated() {
+            guard region.area > 0 else {
+                if recordsDecisions {
+                    decisions.append(RegionDecision(zoneID: region.zone.id, motionPixels: 0, fraction: 0, outcome: .none, reason: nil))
+                }
+                continue
+            }
             let threshold = thresholds[r]
             var perBlob: [Int]
             var accepted: [Bool]
@@ -223,7 +284,15 @@ public final class MotionDetector {
                 box = (min(box.minX, b.minX), min(box.minY, b.minY), max(box.maxX, b.maxX), max(box.maxY, b.maxY))
             }
             let fraction = min(1, Double(pixels) / Double(region.area))
-            guard count > 0, Double(pixels) >= minimumAreas[r], fraction >= configuration.minimumZoneFraction else { continue }
+            let moves = count > 0 && Double(pixels) >= minimumAreas[r] && fraction >= configuration.minimumZoneFraction
+            if recordsDecisions {
+                let outcome: RegionDecision.Outcome = moves ? .motion : pixels > 0 ? .suppressed : .none
+                decisions.append(
+                    RegionDecision(
+                        zoneID: region.zone.id, motionPixels: pixels, fraction: fraction, outcome: outcome,
+                        reason: outcome == .suppressed ? .tooSmall : nil))
+            }
+            guard moves else { continue }
             // Grid box: map the four frame corners (rotation may swap axes).
             var gx: [Float] = [], gy: [Float] = []
             for (x, y) in [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)] {
@@ -238,6 +307,6 @@ public final class MotionDetector {
                     zoneID: region.zone.id, motionPixels: pixels, fraction: fraction, blobCount: count,
                     gridBox: [Double(gx.min()!), Double(gy.min()!), Double(gx.max()!), Double(gy.max()!)], confidence: confidence))
         }
-        return result
+        return (result, decisions)
     }
 }

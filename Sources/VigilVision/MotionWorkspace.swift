@@ -367,6 +367,25 @@ final class MotionWorkspace {
         }
     }
 
+    // MARK: Mask
+
+    /// Writes 255 into the `decimation` x `decimation` frame block of every moving working
+    /// pixel that belongs to a kept blob (call after ``extractBlobs(decimation:minimumArea:)``);
+    /// other pixels are left as they are.
+    func writeMask(into mask: UnsafeMutableBufferPointer<UInt8>, frameWidth: Int, decimation f: Int) {
+        let m = fg.baseAddress!, l = labels.baseAddress!, out = mask.baseAddress!
+        for y in 0..<height where rowMoving[y] {
+            for x in 0..<width {
+                let i = y * width + x
+                guard m[i] != 0 && l[i] >= 0 else { continue }
+                for dy in 0..<f {
+                    let row = out + (y * f + dy) * frameWidth + x * f
+                    for dx in 0..<f { row[dx] = 255 }
+                }
+            }
+        }
+    }
+
     // MARK: Blobs
 
     private func find(_ label: Int32) -> Int32 {

@@ -16,6 +16,9 @@ extension AnalyzeCommand {
         if (frames != nil || video != nil) && !inputs.isEmpty {
             throw ValidationError("--frames and --video analyze one recording; do not also give audio inputs (use --audio FILE)")
         }
+        if (motionMasks != nil || motionTrace != nil) && frames == nil && video == nil {
+            throw ValidationError("--motion-masks and --motion-trace go with --frames or --video")
+        }
         if audio != nil && frames == nil && video == nil { throw ValidationError("--audio goes with --frames or --video") }
         if fps != nil && frames == nil { throw ValidationError("--fps goes with --frames") }
         if let fps, !(fps > 0 && fps.isFinite) { throw ValidationError("--fps must be a positive number") }
@@ -37,9 +40,16 @@ extension AnalyzeCommand {
         let recording = InputRecording(path: path, displayName: name)
         var motion = MotionConfiguration(device: device, anchor: anchor)
         motion.reportsPrivacyMotion = plan.explain
+        var diagnostics: MotionDiagnosticsWriter?
+        do {
+            diagnostics = try MotionDiagnosticsWriter(maskDirectory: motionMasks, tracePath: motionTrace)
+        } catch {
+            Self.stderr("error: \(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
         let analyzer = VideoAnalyzer(
             plan: plan, motion: motion, overlay: ZoneOverlay(device: device),
-            limits: limits, drawReport: out != nil && !noReport)
+            limits: limits, drawReport: out != nil && !noReport, diagnostics: diagnostics)
         let rotation = device.video.imageRotation
         if rotation % 90 != 0 {
             Self.stderr("warning: imageRotation \(rotation) is not a multiple of 90; zones are mapped as for \(GridMapping.normalizedRotation(rotation))")

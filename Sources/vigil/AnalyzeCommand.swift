@@ -52,6 +52,12 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "An audio file analyzed alongside --frames or --video as the same recording.")
     var audio: String?
 
+    @Option(help: "With --frames/--video: write DIR/NNNNNN.png per frame, 255 where the detector found motion (privacy zones 0).")
+    var motionMasks: String?
+
+    @Option(help: "With --frames/--video: write a TSV with each frame's motion fraction, decision and reason per zone.")
+    var motionTrace: String?
+
     @Option(help: "Blob-to-zone rule for motion: anyPixel, bottomCentre or centroid (default anyPixel).")
     var anchor: BlobAnchor = .anyPixel
 

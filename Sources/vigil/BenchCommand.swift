@@ -20,7 +20,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure detector accuracy (sed_eval-compatible scoring) and speed.",
         discussion: "See BENCHMARKS.md for how the published figures were produced.",
-        subcommands: [Accuracy.self, Speed.self, Kernels.self, Batch.self])
+        subcommands: [Accuracy.self, Speed.self, Kernels.self, Batch.self, Motion.self])
 }
 
 extension BenchCommand {

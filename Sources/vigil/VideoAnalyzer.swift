@@ -23,6 +23,8 @@ struct VideoAnalyzer {
     var limits: InputLimits = .default
     /// Also draw report.png (zone motion strip, a thumbnail with the zones, audio panels with --audio).
     var drawReport = false
+    /// Per-frame motion masks and the region trace (--motion-masks, --motion-trace).
+    var diagnostics: MotionDiagnosticsWriter?
 
     /// The outcome for one recording.
     struct Outcome {
@@ -62,6 +64,7 @@ struct VideoAnalyzer {
         var peakMotion = -1
 
         let detector = MotionDetector(configuration: motion)
+        detector.recordsRegionDecisions = diagnostics?.tracesRegions ?? false
         var collector: SnapshotCollector?
         if plan.policy.recordingMode == .images {
             // Runs without an output directory too: it finds each activation's peak time.
@@ -75,6 +78,7 @@ struct VideoAnalyzer {
         var lastPicture: FramePicture?
         var sizeChanged = false
         var firstSize: (Int, Int)?
+        var lastChromaSpread: Double?
         do {
             while let frame = try source.nextFrame() {
                 if frames > 0 { frameInterval = frame.time - lastTime }
@@ -84,7 +88,25 @@ struct VideoAnalyzer {
                 if let firstSize, firstSize != size { sizeChanged = true }
                 if firstSize == nil { firstSize = size }
                 let luma = frame.picture.luma
-                let result = detector.process(luma, time: frame.time)
+                var result = detector.process(luma, time: frame.time)
+                if detector.recordsRegionDecisions {
+                    // The trace tells an IR switch (colour <-> monochrome) from other whole-frame changes.
+                    var spread: Double?
+                    if case .ycbcr(let picture) = frame.picture { spread = ColourModeSwitch.chromaSpread(picture) }
+                    if result.state == .globalChange && ColourModeSwitch.isSwitch(from: lastChromaSpread, to: spread) {
+                        for i in result.decisions.indices where !result.decisions[i].isPrivacy { result.decisions[i].reason = .irSwitch }
+                    }
+                    lastChromaSpread = spread
+                }
+                if let diagnostics {
+                    do {
+                        try diagnostics.record(result, frameIndex: frames - 1, detector: detector, width: luma.width, height: luma.height)
+                    } catch {
+                        failed = true
+                        records.append(AnalysisRecord(file: name, content: .error(kind: "unwritable", message: "\(error)")))
+                        break
+                    }
+                }
                 let detections = result.detections
                 motionDetections += detections
                 if drawReport {
@@ -109,6 +131,14 @@ struct VideoAnalyzer {
         } catch {
             failed = true
             records.append(AnalysisRecord(file: name, content: .error(kind: error.kind.rawValue, message: error.description)))
+        }
+        if let diagnostics {
+            do {
+                try diagnostics.finish()
+            } catch {
+                failed = true
+                records.append(AnalysisRecord(file: name, content: .error(kind: "unwritable", message: "\(error)")))
+            }
         }
         if frames == 0 && !failed {
             failed = true
