@@ -75,6 +75,8 @@ public struct CrossValidationFold: Sendable {
     public var fold: Int
     /// Development files scored.
     public var devFiles: Int
+    /// Annotated events of the label on the fold's development files.
+    public var devEvents: Int { event.truePositives + event.falseNegatives }
     /// Event-based figures on the fold's development files (0.5 s onset collar, offsets ignored).
     public var event: LabelFigures
     /// Segment-based figures (1 s) on the fold's development files.
@@ -91,8 +93,10 @@ public struct CrossValidationFold: Sendable {
     public var clipNegativeFalseAlarms: Int
     /// Hours of the fold's negative clips counted.
     public var clipNegativeHours: Double
+    /// The fold's model (trained, and its decision chosen, inside the fold's training part).
+    public var model: SoundModel
     /// The decision chosen inside the fold's training part.
-    public var decision: DecisionParameters
+    public var decision: DecisionParameters { model.decision }
 
     /// Clip-level recall (0 without positive clips).
     public var clipRecall: Double { positiveClips > 0 ? Double(foundClips) / Double(positiveClips) : 0 }
@@ -119,23 +123,34 @@ public struct CrossValidationReport: Sendable {
     public var worst: CrossValidationFold { folds.min { headline($0) < headline($1) }! }
 
     private func mean(_ value: (CrossValidationFold) -> Double) -> Double { folds.map(value).reduce(0, +) / Double(max(folds.count, 1)) }
+    private func sum<T: Numeric>(_ value: (CrossValidationFold) -> T) -> T { folds.map(value).reduce(0, +) }
 
-    /// One table row per fold, then the mean and the worst fold (Markdown).
+    /// False alarms per hour over all folds' development negatives together (the folds' hours differ).
+    public var pooledDevFalseAlarmsPerHour: Double {
+        sum(\.devNegativeHours) > 0 ? Double(sum(\.devNegativeFalseAlarms)) / sum(\.devNegativeHours) : 0
+    }
+    /// False alarms per hour over all folds' negative clips together.
+    public var pooledClipFalseAlarmsPerHour: Double {
+        sum(\.clipNegativeHours) > 0 ? Double(sum(\.clipNegativeFalseAlarms)) / sum(\.clipNegativeHours) : 0
+    }
+
+    /// One table row per fold, then the mean (false alarms: pooled over the folds) and the worst fold (Markdown).
     public var markdownTable: String {
         let metric = segmentHeadline ? "segment F1" : "event F1"
-        var s = "| fold | dev files | \(metric) (P / R) | clip recall | FA/h dev negatives | FA/h negative clips | threshold |\n"
+        var s = "| fold | dev files (events) | \(metric) (P / R) | clip recall | FA/h dev negatives | FA/h negative clips | threshold |\n"
         s += "|---|---|---|---|---|---|---|\n"
         func fixed(_ x: Double, _ p: Int = 3) -> String { DecimalText.fixed(x, places: p) }
         func figures(_ f: LabelFigures) -> String { "\(fixed(f.f1)) (\(fixed(f.precision, 2)) / \(fixed(f.recall, 2)))" }
         for f in folds {
-            s += "| \(f.fold + 1) | \(f.devFiles) | \(figures(segmentHeadline ? f.segment : f.event)) | \(fixed(f.clipRecall)) (\(f.foundClips)/\(f.positiveClips))"
+            s += "| \(f.fold + 1) | \(f.devFiles) (\(f.devEvents)) | \(figures(segmentHeadline ? f.segment : f.event)) | \(fixed(f.clipRecall)) (\(f.foundClips)/\(f.positiveClips))"
             s += " | \(fixed(f.devFalseAlarmsPerHour, 1)) (\(f.devNegativeFalseAlarms) in \(fixed(f.devNegativeHours, 2)) h)"
             s += " | \(fixed(f.clipFalseAlarmsPerHour, 1)) (\(f.clipNegativeFalseAlarms) in \(fixed(f.clipNegativeHours, 2)) h) | \(f.decision.threshold) |\n"
         }
         let p = mean { (segmentHeadline ? $0.segment : $0.event).precision }
         let r = mean { (segmentHeadline ? $0.segment : $0.event).recall }
         s += "| **mean** | | **\(fixed(mean(headline)))** (\(fixed(p, 2)) / \(fixed(r, 2))) | \(fixed(mean(\.clipRecall)))"
-        s += " | \(fixed(mean(\.devFalseAlarmsPerHour), 1)) | \(fixed(mean(\.clipFalseAlarmsPerHour), 1)) | |\n"
+        s += " | \(fixed(pooledDevFalseAlarmsPerHour, 1)) pooled (\(sum(\.devNegativeFalseAlarms)) in \(fixed(sum(\.devNegativeHours), 2)) h)"
+        s += " | \(fixed(pooledClipFalseAlarmsPerHour, 1)) pooled (\(sum(\.clipNegativeFalseAlarms)) in \(fixed(sum(\.clipNegativeHours), 2)) h) | |\n"
         let w = worst
         s += "| worst (fold \(w.fold + 1)) | | \(fixed(headline(w))) | \(fixed(w.clipRecall)) | \(fixed(w.devFalseAlarmsPerHour, 1))"
         s += " | \(fixed(w.clipFalseAlarmsPerHour, 1)) | |\n"
@@ -148,7 +163,7 @@ public struct CrossValidationReport: Sendable {
         let rows: [JSONValue] = folds.map { f in
             .object(
                 JSONObject([
-                    ("fold", .number(Double(f.fold + 1))), ("devFiles", .number(Double(f.devFiles))),
+                    ("fold", .number(Double(f.fold + 1))), ("devFiles", .number(Double(f.devFiles))), ("devEvents", .number(Double(f.devEvents))),
                     ("eventF1Collar0.5s", r4(f.event.f1)), ("eventPrecision", r4(f.event.precision)), ("eventRecall", r4(f.event.recall)),
                     ("segmentF1_1s", r4(f.segment.f1)), ("segmentPrecision", r4(f.segment.precision)), ("segmentRecall", r4(f.segment.recall)),
                     ("devNegativeFalseAlarms", .number(Double(f.devNegativeFalseAlarms))), ("devNegativeHours", r4(f.devNegativeHours)),
@@ -163,7 +178,9 @@ public struct CrossValidationReport: Sendable {
                 ("headline", .string(segmentHeadline ? "segmentF1_1s" : "eventF1Collar0.5s")), ("mean", r4(mean(headline))),
                 ("worst", r4(headline(worst))), ("worstFold", .number(Double(worst.fold + 1))),
                 ("meanClipRecall", r4(mean(\.clipRecall))), ("meanDevFalseAlarmsPerHour", r4(mean(\.devFalseAlarmsPerHour))),
-                ("meanClipFalseAlarmsPerHour", r4(mean(\.clipFalseAlarmsPerHour))), ("perFold", .array(rows)),
+                ("meanClipFalseAlarmsPerHour", r4(mean(\.clipFalseAlarmsPerHour))),
+                ("pooledDevFalseAlarmsPerHour", r4(pooledDevFalseAlarmsPerHour)),
+                ("pooledClipFalseAlarmsPerHour", r4(pooledClipFalseAlarmsPerHour)), ("perFold", .array(rows)),
             ]))
     }
 }
@@ -241,7 +258,7 @@ public enum CrossValidation {
             var fold = CrossValidationFold(
                 fold: k, devFiles: dev.count, event: figures.event, segment: figures.segment,
                 devNegativeFalseAlarms: figures.negativeFalseAlarms, devNegativeHours: figures.negativeHours, positiveClips: 0,
-                foundClips: 0, clipNegativeFalseAlarms: 0, clipNegativeHours: 0, decision: model.decision)
+                foundClips: 0, clipNegativeFalseAlarms: 0, clipNegativeHours: 0, model: model)
             for rec in data.scored {
                 guard let clip = clips[rec.name] else { continue }
                 let events = found[rec.name] ?? []

@@ -91,7 +91,7 @@ struct CrossValidationTests {
         #expect(scored.sorted() == keys.keys.sorted())
     }
 
-    @Test("a fold's chosen decision does not change when the scored fold's recordings change")
+    @Test("a fold's model and chosen decision do not change when the scored fold's recordings and annotations change")
     func choiceIndependentOfScoredFold() {
         // Two folds of synthetic files: bursts (positives) and steady noise; the scored fold's copy is then
         // replaced by files whose bursts are annotated elsewhere, which would move the threshold if the
@@ -119,11 +119,11 @@ struct CrossValidationTests {
         var options = TrainingOptions(label: "dogBark")
         options.trees.iterations = 10
         options.trees.minSamplesPerLeaf = 2
-        func run(_ recs: [RecordingFeatures], _ events: [LabelEvent]) -> [DecisionParameters] {
+        func run(_ recs: [RecordingFeatures], _ events: [LabelEvent]) -> [SoundModel] {
             CrossValidation.run(
                 label: "dogBark", plan: plan, recordings: recs, annotations: events, devFiles: Set(keys.keys), clips: [:],
                 voiceBackground: .none, seed: 1, options: options
-            ).folds.map(\.decision)
+            ).folds.map(\.model)
         }
         let before = run(recordings, annotations)
         // Fold 0's files swapped for silence-free noise with its events moved: only fold 0's score may change.
@@ -134,7 +134,10 @@ struct CrossValidationTests {
         }
         let moved = annotations.map { fold0.contains($0.file) ? LabelEvent(file: $0.file, onset: 0.2, offset: 0.4, label: $0.label) : $0 }
         let after = run(changed, moved)
-        #expect(before[0] == after[0], "fold 0's choice used fold 0's data")
+        #expect(before[0].decision == after[0].decision, "fold 0's choice used fold 0's data")
+        #expect(before[0].fileText == after[0].fileText, "fold 0's model used fold 0's data")
+        // Fold 1 trains on fold 0's files: its model does change (the check can see a difference).
+        #expect(before[1].fileText != after[1].fileText)
     }
 
     @Test("activity regions of a clip-labelled positive lie where its burst is, not over the whole clip")
