@@ -32,15 +32,28 @@ public enum GroupedFolds {
     }
 
     /// Assigns every component to one of `folds` folds. `amounts` gives each component's amount per
-    /// category (events of a label, clips of a label, seconds of negatives). Components are visited in
-    /// the order of FNV-1a-64("vigil-cv-folds-v1" + seed + component name) and each goes to the fold
-    /// whose largest share of a category it holds (taken / total, after adding it) is smallest, ties to
-    /// the fold with fewer components, then the lower index: every fold gets about 1/K of every category.
+    /// category (events of a label, clips of a label, seconds of negatives). Components are visited
+    /// largest first (by the largest share of a category total they hold), equal ones in the order of
+    /// FNV-1a-64("vigil-cv-folds-v1" + seed + component name), and each goes to the fold whose largest
+    /// share of a category it holds (taken / total, after adding it) is smallest, ties to the fold with
+    /// fewer components, then the lower index: every fold gets about 1/K of every category, as far as the
+    /// components allow.
     public static func assign(amounts: [String: [String: Double]], folds: Int, seed: UInt64) -> [String: Int] {
         precondition(folds >= 2, "at least two folds")
         var total: [String: Double] = [:]
         for name in amounts.keys.sorted() { for (k, v) in amounts[name]!.sorted(by: { $0.key < $1.key }) { total[k, default: 0] += v } }
-        let order = amounts.keys.sorted().map { (FNV1a64.hash("vigil-cv-folds-v1\(seed)" + $0), $0) }.sorted { $0 < $1 }.map(\.1)
+        func largestShare(_ name: String) -> Double {
+            var share = 0.0
+            for (k, v) in amounts[name]! where total[k]! > 0 { share = max(share, v / total[k]!) }
+            return share
+        }
+        var keyed: [(share: Double, hash: UInt64, name: String)] = []
+        for name in amounts.keys.sorted() { keyed.append((largestShare(name), FNV1a64.hash("vigil-cv-folds-v1\(seed)" + name), name)) }
+        keyed.sort { a, b in
+            if a.share != b.share { return a.share > b.share }
+            return a.hash != b.hash ? a.hash < b.hash : a.name < b.name
+        }
+        let order = keyed.map(\.name)
         var taken = [[String: Double]](repeating: [:], count: folds)
         var members = [Int](repeating: 0, count: folds)
         var out: [String: Int] = [:]

@@ -5,7 +5,8 @@ import VigilScoring
 
 extension TrainCommand {
     /// Runs the grouped, nested cross-validation of `label` over the development files and clips in
-    /// `recordings` (synthetic and extra recordings are training material of every fold). Augmented copies
+    /// `recordings` (synthetic and extra recordings are training material of every fold). `clips` lists every
+    /// clip of the folder, also those left out for this label, so that every label gets the same folds. Augmented copies
     /// (`copies` per development file) mix in an event-free development file of the same fold, so that no
     /// fold's audio reaches another fold's training part. Each fold's figures go to standard error as it ends.
     static func crossValidate(

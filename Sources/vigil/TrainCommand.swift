@@ -176,9 +176,12 @@ struct TrainCommand: ParsableCommand {
         // Clip-labelled recordings: training only; of the label's clips only the active parts are taught.
         let options = TrainingOptions(label: label)
         var clipByName: [String: TrainingClip] = [:]
+        // Every listed clip, for the cross-validation folds (the same folds for every label).
+        var listedClips: [String: TrainingClip] = [:]
         var clipEvents = 0
         if let clips {
             let list = try Self.clipList(clips)
+            for clip in list { listedClips[TrainingClip.namePrefix + clip.filename] = clip }
             let clipBar = ProgressBar(totalSeconds: 0, totalItems: list.count, itemName: "clips", enabled: !noProgress)
             for clip in list {
                 defer { clipBar.itemDone(label: clip.filename) }
@@ -208,7 +211,7 @@ struct TrainCommand: ParsableCommand {
         if crossValidate {
             crossValidation = Self.crossValidate(
                 label: label, recordings: features, audio: audio, devFiles: files, provenance: provenanceRows, annotations: annotations,
-                durations: durations, clips: clipByName, voiceBackground: voiceBackground, copies: augmentCopies, folds: folds, seed: seed,
+                durations: durations, clips: listedClips, voiceBackground: voiceBackground, copies: augmentCopies, folds: folds, seed: seed,
                 options: options)
             print(crossValidation!.markdownTable, terminator: "")
         }
