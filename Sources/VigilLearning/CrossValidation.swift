@@ -142,7 +142,8 @@ public struct CrossValidationReport: Sendable {
         func fixed(_ x: Double, _ p: Int = 3) -> String { DecimalText.fixed(x, places: p) }
         func figures(_ f: LabelFigures) -> String { "\(fixed(f.f1)) (\(fixed(f.precision, 2)) / \(fixed(f.recall, 2)))" }
         for f in folds {
-            s += "| \(f.fold + 1) | \(f.devFiles) (\(f.devEvents)) | \(figures(segmentHeadline ? f.segment : f.event)) | \(fixed(f.clipRecall)) (\(f.foundClips)/\(f.positiveClips))"
+            s += "| \(f.fold + 1) | \(f.devFiles) (\(f.devEvents)) | \(figures(segmentHeadline ? f.segment : f.event))"
+            s += " | \(fixed(f.clipRecall)) (\(f.foundClips)/\(f.positiveClips))"
             s += " | \(fixed(f.devFalseAlarmsPerHour, 1)) (\(f.devNegativeFalseAlarms) in \(fixed(f.devNegativeHours, 2)) h)"
             s += " | \(fixed(f.clipFalseAlarmsPerHour, 1)) (\(f.clipNegativeFalseAlarms) in \(fixed(f.clipNegativeHours, 2)) h) | \(f.decision.threshold) |\n"
         }
@@ -185,7 +186,8 @@ public struct CrossValidationReport: Sendable {
     }
 }
 
-/// Grouped, nested K-fold cross-validation of the training recipe (``SoundModelTrainer/train(label:recordings:annotations:validation:voiceBackground:seed:options:metadata:verbose:partlyLabelled:)``).
+/// Grouped, nested K-fold cross-validation of the training recipe (`SoundModelTrainer.train`): each fold's
+/// model is trained, and its decision chosen, on the other folds only.
 public enum CrossValidation {
     /// What one fold trains on and what it scores.
     public struct FoldData: Sendable {
