@@ -43,7 +43,7 @@ public enum SoundModelCard {
     ///   - weaknesses: known weaknesses, one per item.
     public static func markdown(
         model: SoundModel, figures: ValidationFigures, provenance: [DevelopmentSet.SourceRow], validation: Set<String>,
-        trainingFileCount: Int, data: TrainingData, weaknesses: [String]
+        trainingFileCount: Int, data: TrainingData, weaknesses: [String], crossValidation: CrossValidationReport? = nil
     ) -> String {
         let spec = FeatureSpec.current
         var s = "# Model card: \(model.label) (model v\(model.modelVersion), file format \(SoundModel.format) v\(SoundModel.formatVersion))\n\n"
@@ -144,6 +144,15 @@ public enum SoundModelCard {
         s += "| event F1, sed_eval default (0.2 s onset collar, offsets within max(0.2 s, 50 %)) | \(p(figures.eventSedEvalDefault.f1)) (TP \(figures.eventSedEvalDefault.truePositives), FP \(figures.eventSedEvalDefault.falsePositives), FN \(figures.eventSedEvalDefault.falseNegatives)) |\n"
         s += "| segment F1, 1 s segments | \(p(figures.segment.f1)) (TP \(figures.segment.truePositives), FP \(figures.segment.falsePositives), FN \(figures.segment.falseNegatives)) |\n"
         s += "| false alarms on negative files | \(figures.negativeFalseAlarms) in \(p(figures.negativeHours)) h (\(p(figures.falseAlarmsPerHour))/h) |\n\n"
+        if let cv = crossValidation {
+            s += "## Cross-validated figures (grouped, nested, \(cv.folds.count) folds, fold seed \(cv.seed); sensitivity 5)\n\n"
+            s += "Development files and training clips are grouped by source recording; each fold is scored by a model trained "
+            s += "on the other folds, with the decision settings, threshold and sensitivity step chosen on an inner grouped "
+            s += "validation part of those folds. \(cv.segmentHeadline ? "Segment" : "Event") F1 on the fold's development files; "
+            s += "clip recall: the fold's \(model.label) clips that hold a detection; false alarms per hour on the fold's event-free "
+            s += "development files and negative clips (docs/sound-models.md, Cross-validation).\n\n"
+            s += cv.markdownTable + "\n"
+        }
         s += "## Known weaknesses\n\n"
         for w in weaknesses { s += "- \(w)\n" }
         return s

@@ -280,6 +280,36 @@ public enum SoundModelTrainer {
         return rec
     }
 
+    /// Where the sound of a clip-labelled positive is: runs of frames whose mean relative band level
+    /// (over the running background floor, log10) is at least `minimumActivity` and at least
+    /// `minimumActivity` above the clip's own median (its background: most of a clip is not the event),
+    /// joined over gaps shorter than 0.1 s, as events of `label` on `rec`. A clip with no such frame gets none.
+    public static func activityEvents(_ rec: RecordingFeatures, label: String, minimumActivity: Float) -> [LabelEvent] {
+        let count = rec.frameTimes.count
+        guard count > 0 else { return [] }
+        let activity = (0..<count).map { rec.gateValues[5 * $0 + 3] }
+        let median = activity.sorted()[count / 2]
+        let level = max(minimumActivity, median + minimumActivity)
+        let hop = count > 1 ? rec.frameTimes[1] - rec.frameTimes[0] : 0.01
+        var events: [LabelEvent] = []
+        var start: Int?
+        var last = 0
+        for i in 0..<count where activity[i] >= level {
+            if let s = start, rec.frameTimes[i] - rec.frameTimes[last] >= 0.1 {
+                events.append(LabelEvent(file: rec.name, onset: max(0, rec.frameTimes[s] - hop / 2), offset: rec.frameTimes[last] + hop / 2, label: label))
+                start = i
+            } else if start == nil {
+                start = i
+            }
+            last = i
+        }
+        if let s = start {
+            events.append(
+                LabelEvent(file: rec.name, onset: max(0, rec.frameTimes[s] - hop / 2), offset: min(rec.duration, rec.frameTimes[last] + hop / 2), label: label))
+        }
+        return events
+    }
+
     /// Runs `model` over precomputed features as the streaming detector would.
     public static func simulate(_ rec: RecordingFeatures, model: SoundModel, sensitivity: Sensitivity = .medium) -> [TrackedEvent] {
         simulate(rec, classifier: model.classifier, decision: model.decision, sensitivity: sensitivity)
@@ -398,10 +428,13 @@ public enum SoundModelTrainer {
     ///     negatives nor is scored there; ``DevelopmentSet/voiceBackground(provenance:)``).
     ///   - seed: the training seed.
     ///   - metadata: extra members for the model's `training` object (data hash, sources...).
+    ///   - partlyLabelled: files whose annotations mark only where their sound is active (clip-labelled
+    ///     positives, ``activityEvents(_:label:minimumActivity:)``): their decisions outside those events are
+    ///     left out (weight 0), never taught as negatives.
     public static func train(
         label: String, recordings: [RecordingFeatures], annotations: [LabelEvent], validation: Set<String>,
         voiceBackground: VoiceBackground, seed: UInt64, options: TrainingOptions = TrainingOptions(),
-        metadata: [(String, JSONValue)] = [], verbose: Bool = false
+        metadata: [(String, JSONValue)] = [], verbose: Bool = false, partlyLabelled: Set<String> = []
     ) -> (model: SoundModel, figures: ValidationFigures) {
         let d = FeatureSpec.current.dimension
         let setup = defaults(for: label)
@@ -433,7 +466,8 @@ public enum SoundModelTrainer {
                 for g in max(0, f - 3)...min(rec.frameTimes.count - 1, f + 3) { activity = max(activity, rec.gateValues[5 * g + 3]) }
                 let inactivePositive = positive && activity < options.positiveActivity
                 targets.append(positive ? 1 : 0)
-                let ignoredNegative = !positive && ignored.contains(file: base(rec.name), time: t)
+                let ignoredNegative =
+                    !positive && (ignored.contains(file: base(rec.name), time: t) || partlyLabelled.contains(base(rec.name)))
                 weights.append(!ignoredNegative && !nearBoundary && !inactivePositive ? 1 : 0)
                 if positive { positives += 1 }
             }

@@ -69,6 +69,24 @@ struct TrainCommand: ParsableCommand {
             discussion: "The shipped personTalking model trains with other speakers' words: make training-words, then --positives .build/training-words."))
     var positives: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A folder of clip-labelled recordings: DIR/clips.tsv (filename, label, category, group, voices, seconds, sample_rate) "
+                + "and DIR/audio. Only the active parts of the label's clips are taught as the label; other clips are negatives "
+                + "(clips with voices are left out for personTalking).",
+            valueName: "DIR"))
+    var clips: String?
+
+    @Flag(
+        name: .customLong("cross-validate"),
+        help: ArgumentHelp(
+            "Also run grouped, nested K-fold cross-validation over the recordings and --clips (groups: source recordings), print "
+                + "each fold's figures, their mean and the worst fold, and write them into the model card."))
+    var crossValidate = false
+
+    @Option(help: "Folds of --cross-validate (K).")
+    var folds: Int = 5
+
     @Option(help: "Also regenerate this Swift file embedding every model in the --out directory.")
     var embed: String?
 
@@ -90,6 +108,8 @@ struct TrainCommand: ParsableCommand {
             if found.isEmpty { throw ValidationError("--negatives \(path): no audio files") }
         }
         if let positives { _ = try Self.extraPositives(positives, label: resolvedLabel) }
+        if let clips { _ = try Self.clipList(clips) }
+        if folds < 2 || folds > 20 { throw ValidationError("--folds must be 2...20") }
         // Checked before the minutes of training, so that their result is not lost to a typo.
         for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) {
             let directory = (path as NSString).deletingLastPathComponent
@@ -153,7 +173,48 @@ struct TrainCommand: ParsableCommand {
             extraPositives = extraPositiveFeatures.count
             annotations += SoundModelTrainer.extraPositiveEvents(extra.events)
         }
+        // Clip-labelled recordings: training only; of the label's clips only the active parts are taught.
+        let options = TrainingOptions(label: label)
+        var clipByName: [String: TrainingClip] = [:]
+        // Every listed clip, for the cross-validation folds (the same folds for every label).
+        var listedClips: [String: TrainingClip] = [:]
+        var clipEvents = 0
+        if let clips {
+            let list = try Self.clipList(clips)
+            for clip in list { listedClips[TrainingClip.namePrefix + clip.filename] = clip }
+            let clipBar = ProgressBar(totalSeconds: 0, totalItems: list.count, itemName: "clips", enabled: !noProgress)
+            for clip in list {
+                defer { clipBar.itemDone(label: clip.filename) }
+                // Voices in the background are not a negative for personTalking: such clips are left out.
+                if clip.voices && label == "personTalking" { continue }
+                do {
+                    let decoded = try Self.decode(Self.clipAudioPath(clips, clip))
+                    let rec = SoundModelTrainer.extractFeatures(
+                        name: TrainingClip.namePrefix + clip.filename, samples: decoded.samples, sampleRate: decoded.rate)
+                    features.append(rec)
+                    clipByName[rec.name] = clip
+                    if clip.label == label {
+                        let events = SoundModelTrainer.activityEvents(rec, label: label, minimumActivity: options.positiveActivity)
+                        annotations += events
+                        clipEvents += events.count
+                    }
+                } catch {
+                    clipBar.clear()
+                    AnalyzeCommand.stderr("warning: \(error); left out of training")
+                }
+            }
+            clipBar.finish()
+        }
+        let partlyLabelled = Set(clipByName.filter { $0.value.label == label }.keys)
         let augmentCopies = copies ?? (label == "glassBreak" ? 2 : 0)
+        var crossValidation: CrossValidationReport?
+        if crossValidate {
+            crossValidation = Self.crossValidate(
+                label: label, recordings: features, audio: audio, devFiles: files, provenance: provenanceRows, annotations: annotations,
+                durations: durations, clips: listedClips, voiceBackground: voiceBackground, copies: augmentCopies, folds: folds, seed: seed,
+                options: options)
+            print(crossValidation!.markdownTable, terminator: "")
+        }
         if augmentCopies > 0 {
             let annotated = Set(annotations.map(\.file))
             let pool = files.filter { !annotated.contains($0) && !validation.contains($0) && !voiceBackground.files.contains($0) }
@@ -173,24 +234,31 @@ struct TrainCommand: ParsableCommand {
         }
         // The data are identified by their hash, not by a date: a file's modification time changes
         // when the same data are copied, and the model file would then differ.
+        var metadata: [(String, JSONValue)] = [
+            ("dataHash", .string("fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations))),
+            ("data", .string("\((audioDir as NSString).lastPathComponent) (\(files.count) files)")),
+            ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
+        ]
+        if extraNegatives > 0 {
+            metadata += [
+                ("extraNegativeFiles", .number(Double(extraNegatives))),
+                ("extraNegativeSource", .string("\(extraNegatives) files from \(negatives.joined(separator: ", "))")),
+            ]
+        }
+        if extraPositives > 0 {
+            metadata += [
+                ("extraPositiveFiles", .number(Double(extraPositives))),
+                ("extraPositiveSource", .string("\(extraPositives) files from \(positives ?? "")")),
+            ]
+        }
+        if !clipByName.isEmpty {
+            let source = "\(clipByName.count) clips from \(clips ?? "") (\(partlyLabelled.count) of the label, \(clipEvents) activity regions)"
+            metadata += [("clipFiles", .number(Double(clipByName.count))), ("clipSource", .string(source))]
+        }
+        if let crossValidation { metadata.append(("crossValidation", crossValidation.json)) }
         let (model, figures) = SoundModelTrainer.train(
             label: label, recordings: features, annotations: annotations, validation: validation, voiceBackground: voiceBackground,
-            seed: seed, options: TrainingOptions(label: label),
-            metadata: [
-                ("dataHash", .string("fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations))),
-                ("data", .string("\((audioDir as NSString).lastPathComponent) (\(files.count) files)")),
-                ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
-            ]
-                + (extraNegatives > 0
-                    ? [
-                        ("extraNegativeFiles", .number(Double(extraNegatives))),
-                        ("extraNegativeSource", .string("\(extraNegatives) files from \(negatives.joined(separator: ", "))")),
-                    ] : [])
-                + (extraPositives > 0
-                    ? [
-                        ("extraPositiveFiles", .number(Double(extraPositives))),
-                        ("extraPositiveSource", .string("\(extraPositives) files from \(positives ?? "")")),
-                    ] : []))
+            seed: seed, options: options, metadata: metadata, partlyLabelled: partlyLabelled)
         try RecordingOutputWriter.atomicWrite(model.fileText, to: out)
         let card = SoundModelCard.markdown(
             model: model, figures: figures, provenance: provenanceRows, validation: validation,
@@ -199,7 +267,7 @@ struct TrainCommand: ParsableCommand {
                 modelPath: out, embeddedIn: embed, recordings: audioDir, labels: labels, fileCount: files.count,
                 seconds: files.reduce(0) { $0 + durations[$1]! },
                 eventCount: annotations.filter { $0.label == label && durations[$0.file] != nil }.count),
-            weaknesses: [])
+            weaknesses: [], crossValidation: crossValidation)
         try RecordingOutputWriter.atomicWrite(card, to: ((out as NSString).deletingPathExtension) + ".md")
         if let embed {
             let directory = (out as NSString).deletingLastPathComponent
@@ -210,14 +278,14 @@ struct TrainCommand: ParsableCommand {
             }
             try RecordingOutputWriter.atomicWrite(SoundModelTrainer.embeddedModelsSource(models), to: embed)
         }
-        let summary = JSONValue.object(
-            JSONObject([
-                ("type", "trained"), ("label", .string(label)), ("out", .string(out)), ("files", .number(Double(files.count))),
-                ("validationFiles", .number(Double(validation.count))), ("eventF1", .number(figures.event.f1.isFinite ? figures.event.f1 : 0)),
-                ("segmentF1", .number(figures.segment.f1.isFinite ? figures.segment.f1 : 0)),
-                ("falseAlarmsPerHour", .number(figures.falseAlarmsPerHour.isFinite ? figures.falseAlarmsPerHour : 0)),
-            ]))
-        print(summary.serialized())
+        var members: [(String, JSONValue)] = [
+            ("type", "trained"), ("label", .string(label)), ("out", .string(out)), ("files", .number(Double(files.count))),
+            ("validationFiles", .number(Double(validation.count))), ("eventF1", .number(figures.event.f1.isFinite ? figures.event.f1 : 0)),
+            ("segmentF1", .number(figures.segment.f1.isFinite ? figures.segment.f1 : 0)),
+            ("falseAlarmsPerHour", .number(figures.falseAlarmsPerHour.isFinite ? figures.falseAlarmsPerHour : 0)),
+        ]
+        if let crossValidation { members.append(("crossValidation", crossValidation.json)) }
+        print(JSONValue.object(JSONObject(members)).serialized())
     }
 
     /// Features of extra training recordings made by `extract` (named by their display name); a file that
@@ -257,6 +325,33 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("--positives \(labelsPath): '\(orphan.file)' is not an audio file in \(directory)")
         }
         return (found, events)
+    }
+
+    /// The clips of a `--clips` folder; a usage error names the folder or the clips.tsv line and the reason
+    /// (not a directory, no or unreadable clips.tsv, a malformed line, a listed file missing from DIR/audio).
+    static func clipList(_ directory: String) throws -> [TrainingClip] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("--clips \(directory): not a directory")
+        }
+        let listPath = (directory as NSString).appendingPathComponent("clips.tsv")
+        guard let data = FileManager.default.contents(atPath: listPath) else {
+            throw ValidationError("--clips \(listPath): cannot read file (the folder's clip list)")
+        }
+        let clips: [TrainingClip]
+        do {
+            clips = try TrainingClips.parse(String(decoding: data, as: UTF8.self), path: listPath)
+        } catch let error as ClipListError {
+            throw ValidationError("--clips \(error)")
+        }
+        if let clip = clips.first(where: { !FileManager.default.fileExists(atPath: clipAudioPath(directory, $0)) }) {
+            throw ValidationError("--clips \(listPath):\(clip.line): no audio file \(clipAudioPath(directory, clip))")
+        }
+        return clips
+    }
+
+    static func clipAudioPath(_ directory: String, _ clip: TrainingClip) -> String {
+        ((directory as NSString).appendingPathComponent("audio") as NSString).appendingPathComponent(clip.filename)
     }
 
     static func decode(_ path: String) throws -> (samples: [Float], rate: Double) {

@@ -254,4 +254,75 @@ struct TrainCommandTests {
         #expect(try usage(positives.path).contains("'gone.wav' is not an audio file in \(positives.path)"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// A clips folder: six 4 s clips at 16 kHz, three with one bark-like burst each (groups g0, g0, g1),
+    /// three of steady tones and noise (`negative`, one with voices).
+    static func makeClips(in dir: URL) throws -> URL {
+        var generator = SeededGenerator(seed: 9)
+        let clips = dir.appendingPathComponent("clips")
+        try FileManager.default.createDirectory(at: clips.appendingPathComponent("audio"), withIntermediateDirectories: true)
+        var list = "filename\tlabel\tcategory\tgroup\tvoices\tseconds\tsample_rate\n"
+        for k in 0..<6 {
+            var s = SignalBuffer(sampleRate: 16_000, duration: 4)
+            s.addNoise(dBFS: -48, generator: &generator)
+            let name = "c\(k).flac"
+            if k < 3 {
+                let t = 0.8 + Double(k) * 0.7
+                for h in 1...5 { s.addTone(frequency: 430 * Double(h) + Double(k * 20), start: t, duration: 0.3, dBFS: -18 - Double(h) * 2) }
+                s.addNoise(dBFS: -25, start: t, duration: 0.3, generator: &generator)
+                list += "\(name)\tdogBark\tbark\tg\(k / 2)\tno\t4.000\t16000\n"
+            } else {
+                s.addTone(frequency: 250 + Double(k) * 150, start: 0.5, duration: 3, dBFS: -26)
+                list += "\(name)\tnegative\tengine\tn\(k)\t\(k == 5 ? "yes" : "no")\t4.000\t16000\n"
+            }
+            try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .flac16, to: clips.appendingPathComponent("audio/\(name)").path)
+        }
+        try list.write(to: clips.appendingPathComponent("clips.tsv"), atomically: true, encoding: .utf8)
+        return clips
+    }
+
+    @Test("--clips adds a clip-labelled folder; --cross-validate prints each fold, the mean and the worst fold, and writes them into the model file and card")
+    func clipsAndCrossValidation() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let clips = try Self.makeClips(in: dir)
+        let (result, model, card) = try Self.trainWithExtra(
+            ["--clips", clips.path, "--cross-validate", "--folds", "2"], labels: labels, in: dir)
+        #expect(result.stdout.contains("| 1 |") && result.stdout.contains("| 2 |") && result.stdout.contains("| **mean** |"), "\(result.stdout)")
+        #expect(result.stdout.contains("| worst (fold "), "\(result.stdout)")
+        let cv = model["training"]?["crossValidation"]
+        #expect(cv?["folds"]?.intValue == 2)
+        #expect(cv?["perFold"]?.arrayValue?.count == 2)
+        // Every clip of the label is scored once over the folds, as are the 8 development files.
+        let perFold = cv?["perFold"]?.arrayValue ?? []
+        #expect(perFold.compactMap { $0["positiveClips"]?.intValue }.reduce(0, +) == 3)
+        #expect(perFold.compactMap { $0["devFiles"]?.intValue }.reduce(0, +) == 8)
+        #expect(model["training"]?["clipFiles"]?.intValue == 6)
+        #expect(card.contains("## Cross-validated figures (grouped, nested, 2 folds"), "\(card)")
+    }
+
+    @Test("a --clips folder that is missing, has no clips.tsv, a malformed line or a listed file that is not there is a usage error naming it")
+    func clipsUsageErrors() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let out = dir.appendingPathComponent("dogBark.json").path
+        func usage(_ clips: String) throws -> String {
+            let result = try CommandRunner.run(
+                ["train", "--labels", labels, dir.appendingPathComponent("audio").path, "--out", out, "--no-progress", "--clips", clips])
+            #expect(result.status == 2, "\(result.stderr)")
+            return result.stderr
+        }
+        #expect(try usage(dir.appendingPathComponent("none").path).contains("none: not a directory"))
+        let clips = dir.appendingPathComponent("clips")
+        try FileManager.default.createDirectory(at: clips.appendingPathComponent("audio"), withIntermediateDirectories: true)
+        let list = clips.appendingPathComponent("clips.tsv")
+        #expect(try usage(clips.path).contains("\(list.path): cannot read file"))
+        try "filename\tlabel\tcategory\tgroup\tvoices\nx.flac\tdogbark\tbark\tg\tno\n".write(to: list, atomically: true, encoding: .utf8)
+        #expect(try usage(clips.path).contains("\(list.path):2: unknown label 'dogbark'"))
+        try "filename\tlabel\tcategory\tgroup\tvoices\nx.flac\tdogBark\tbark\tg\tno\n".write(to: list, atomically: true, encoding: .utf8)
+        #expect(try usage(clips.path).contains("\(list.path):2: no audio file \(clips.path)/audio/x.flac"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }
