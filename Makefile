@@ -95,7 +95,7 @@ lint:
 	$(SWIFT) format lint --strict --parallel --configuration .swift-format $(FORMAT_FILES)
 
 # The shipped dogBark model trains with generated music as extra negatives (docs/sound-models.md,
-# "Music negatives"): Models/music-negatives/*.mid rendered to 44.1 kHz WAV by FluidSynth with the
+# "Data"): Models/music-negatives/*.mid rendered to 44.1 kHz WAV by FluidSynth with the
 # FluidR3_GM soundfont (both Debian packages; the render is deterministic). Only training needs it.
 TRAINING_MUSIC := .build/training-music
 SOUNDFONT      := /usr/share/sounds/sf2/FluidR3_GM.sf2
@@ -110,7 +110,7 @@ training-music:
 	@echo "$$(ls $(TRAINING_MUSIC)/*.wav | wc -l) pieces in $(TRAINING_MUSIC)"
 
 # The shipped personTalking model trains with single words of other voices as extra labeled
-# recordings (docs/sound-models.md, "Words of other speakers"): Models/word-positives/generate.py
+# recordings (docs/sound-models.md, "Data"): Models/word-positives/generate.py
 # over the spoken words of Debian's qabcs-data (GPL-3+; downloaded into .build, never installed or
 # copied into the project), run by Debian's python3 with python3-numpy and python3-soundfile (the
 # same bytes every time on Debian 12). Only training needs it.
@@ -125,7 +125,7 @@ training-words:
 	@echo "$$(ls $(TRAINING_WORDS)/*.wav | wc -l) recordings, $$(wc -l < $(TRAINING_WORDS)/labels.tsv) words in $(TRAINING_WORDS)"
 
 # False alarms of the learned detectors on real music none of them trained on (docs/sound-models.md,
-# "Music negatives for dogBark"): the 92 soundtrack tracks of four Debian game-music packages
+# "Music no model has heard"): the 92 soundtrack tracks of four Debian game-music packages
 # (3.6 h; downloaded into .build, never copied into the project), analyzed as negatives.
 MUSIC_CHECK          := .build/music-check
 MUSIC_CHECK_PACKAGES := asc-music drascula-music wesnoth-1.16-music hyperrogue-music
