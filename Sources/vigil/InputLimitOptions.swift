@@ -1,4 +1,5 @@
 import ArgumentParser
+import VigilPipeline
 import VigilCore
 
 /// The `--max-*` options shared by the commands that read outside input; each sets one
@@ -50,3 +51,4 @@ struct InputLimitOptions: ParsableArguments {
 
     func validate() throws { _ = try limits }
 }
+extension InputShard: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VigilPipeline
 import VigilControl
 import VigilCore
 import VigilDetectors
@@ -199,7 +200,7 @@ struct LiveCommand: ParsableCommand {
         var settings = loadedDevice.settings
         do { settings.models = try modelOptions.load() } catch { fail("\(error)") }
 
-        let mediaSource: any LiveMediaSource
+        let mediaSource: any MediaSource
         do {
             mediaSource = try makeSource(limits: limits)
         } catch let failure as ScenarioLoadFailure {
@@ -211,32 +212,26 @@ struct LiveCommand: ParsableCommand {
         let metrics = LiveMetrics()
         let hub = EventHub(clientBufferCapacity: clientBuffer, metrics: metrics)
         let controller = DeviceController(device: loadedDevice.device)
-        let output = StdoutLineWriter(enabled: !quiet)
-        let session: LiveSession
-        if let audioSource = mediaSource as? any LiveAudioSource {
-            session = LiveSession(
-                sampleRate: audioSource.sampleRate, sourceName: audioSource.name, device: controller, settings: settings,
-                explain: explain, hub: hub, metrics: metrics, onRecord: { output.write($0.line) })
-        } else {
-            session = LiveSession(
-                videoSourceName: mediaSource.name, device: controller, explain: explain, hub: hub, metrics: metrics,
-                onRecord: { output.write($0.line) })
-        }
+        let stdout = JSONLinesSink()
+        let sinks: [any EventSink] = quiet ? [] : [stdout]
+        let session =
+            (mediaSource as? any AudioSource).map {
+                LiveSession(
+                    sampleRate: $0.sampleRate, sourceName: $0.name, device: controller, settings: settings, explain: explain, hub: hub,
+                    metrics: metrics, sinks: sinks)
+            }
+            ?? LiveSession(videoSourceName: mediaSource.name, device: controller, explain: explain, hub: hub, metrics: metrics, sinks: sinks)
         let runner = LiveRunner(
             session: session, source: mediaSource,
             options: LiveRunner.Options(
                 speed: source == "-" ? 0 : speed, loop: loop, blockDuration: blockMs / 1000, maxMediaTime: stopAfter))
-        let server = LiveServer(session: session, configuration: configuration)
-        let measure = measureLatency
-        let lingerAfterEnd = linger
-
-        let status = LiveCommandRun.block {
-            await LiveCommandRun.serve(server: server, runner: runner, host: host, measure: measure, linger: lingerAfterEnd, output: output)
-        }
-        Foundation.exit(status)
+        let service = LiveCommandRun(
+            server: LiveServer(session: session, configuration: configuration), runner: runner, host: host, measure: measureLatency,
+            linger: linger, report: stdout)
+        Foundation.exit(LiveCommandRun.block { await service.runGroup() })
     }
 
-    private func makeSource(limits: InputLimits) throws -> any LiveMediaSource {
+    private func makeSource(limits: InputLimits) throws -> any MediaSource {
         if source == "-" {
             if let rate { return StdinPCMSource(sampleRate: rate, channels: channels, maxDuration: limits.maxAudioDuration) }
             do {

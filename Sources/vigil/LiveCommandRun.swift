@@ -1,37 +1,54 @@
 import Foundation
+import Logging
+import ServiceLifecycle
 import VigilLive
+import VigilPipeline
 
-/// The asynchronous part of `vigil live`: runs the HTTP server and the pacer until the source
-/// ends (or Ctrl-C), then shuts down; optionally measures latency with an internal SSE client.
-enum LiveCommandRun {
-    /// Runs `body` on the concurrency pool and blocks the calling thread until it returns.
-    static func block(_ body: @escaping @Sendable () async -> Int32) -> Int32 {
-        let semaphore = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        Task.detached {
-            box.value = await body()
-            semaphore.signal()
+/// The asynchronous part of `vigil live`: one service in a ServiceGroup that shuts down
+/// gracefully on SIGINT and SIGTERM (as Hummingbird's applications do). It runs the HTTP server
+/// and the pacer until the source ends (or a signal arrives: the pacer stops after its current
+/// block, the session flushes its pending records and the "end" record to stdout and the stream
+/// clients), then stops the server; optionally measures latency with an internal SSE client.
+struct LiveCommandRun: Service {
+    var server: LiveServer
+    var runner: LiveRunner
+    var host: String
+    var measure: Bool
+    var linger: Bool
+    /// Where the latency report goes (stdout, even with --quiet).
+    var report: JSONLinesSink
+    /// The exit status, set when the service returns.
+    let status = StatusBox()
+
+    final class StatusBox: @unchecked Sendable { var value: Int32 = 0 }
+
+    /// Runs the service group and returns the exit status.
+    func runGroup() async -> Int32 {
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: self, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: Logger(label: "vigil-live", factory: { _ in SwiftLogNoOpLogHandler() })))
+        do {
+            try await group.run()
+        } catch {
+            FileHandle.standardError.write(Data("vigil live: \(error)\n".utf8))
+            return 1
         }
-        semaphore.wait()
-        return box.value
+        return status.value
     }
 
-    final class ResultBox: @unchecked Sendable { var value: Int32 = 0 }
-
-    static func serve(server: LiveServer, runner: LiveRunner, host: String, measure: Bool, linger: Bool, output: StdoutLineWriter) async -> Int32 {
-        let started = AsyncStream<Int>.makeStream()
-        // Ctrl-C / SIGTERM finish the stream cleanly (an "end" record), then the server stops.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { runner.stop() }
-            source.resume()
-            sources.append(source)
+    func run() async throws {
+        let runner = self.runner
+        status.value = await withGracefulShutdownHandler {
+            await serve()
+        } onGracefulShutdown: {
+            runner.stop()
         }
-        defer { sources.forEach { $0.cancel() } }
+    }
 
+    private func serve() async -> Int32 {
+        let started = AsyncStream<Int>.makeStream()
         let serverTask = Task {
             do {
                 try await server.run { port in started.continuation.yield(port) }
@@ -64,14 +81,12 @@ enum LiveCommandRun {
         runner.start()
         await runner.wait()
         if let probe {
-            let report = await probe.report(runner: runner)
-            output.writeAlways(report.json.serialized(.compact))
+            let latency = await probe.report(runner: runner)
+            report.receive([OutputRecord(latency.json)])
         }
         if linger {
             FileHandle.standardError.write(Data("vigil live: source ended; still serving (Ctrl-C to stop)\n".utf8))
-            let stopped = AsyncStream<Void>.makeStream()
-            for source in sources { source.setEventHandler { stopped.continuation.finish() } }
-            for await _ in stopped.stream {}
+            try? await gracefulShutdown()
         }
         serverTask.cancel()
         await serverTask.value
@@ -80,5 +95,17 @@ enum LiveCommandRun {
             return 1
         }
         return 0
+    }
+
+    /// Runs `body` on the concurrency pool and blocks the calling thread until it returns.
+    static func block(_ body: @escaping @Sendable () async -> Int32) -> Int32 {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = StatusBox()
+        Task.detached {
+            box.value = await body()
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return box.value
     }
 }

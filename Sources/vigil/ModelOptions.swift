@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VigilPipeline
 import VigilCore
 import VigilLearning
 

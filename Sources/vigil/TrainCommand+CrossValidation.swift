@@ -1,4 +1,5 @@
 import Foundation
+import VigilPipeline
 import VigilCore
 import VigilLearning
 import VigilScoring

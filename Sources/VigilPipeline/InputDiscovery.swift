@@ -1,24 +1,24 @@
 import Foundation
 
 /// One recording to analyze.
-struct InputRecording: Sendable, Hashable {
+public struct InputRecording: Sendable, Hashable {
     /// Path to open.
-    var path: String
+    public var path: String
     /// Name reported in output: relative to the directory argument, or as given for files.
-    var displayName: String
+    public var displayName: String
     /// Name of the recording's result folder under `--out`: relative to the directory argument, or
     /// the file's own name for a file argument (never the path it was given by).
-    var outputName: String
+    public var outputName: String
 
     /// A recording; its result folder is named `outputName`, or after the last component of `displayName`.
-    init(path: String, displayName: String, outputName: String? = nil) {
+    public init(path: String, displayName: String, outputName: String? = nil) {
         self.path = path
         self.displayName = displayName
         self.outputName = outputName ?? Self.lastComponent(of: displayName)
     }
 
     /// The last component of `path` once `.` and `..` are resolved (`_` for a root).
-    static func lastComponent(of path: String) -> String {
+    public static func lastComponent(of path: String) -> String {
         let name = URL(fileURLWithPath: path).standardizedFileURL.lastPathComponent
         return name.isEmpty || name == "/" ? "_" : name
     }
@@ -26,22 +26,22 @@ struct InputRecording: Sendable, Hashable {
 
 /// Expands command-line inputs into recordings: files as given, directories searched
 /// recursively for audio files (by extension), in sorted order so runs are deterministic.
-enum InputDiscovery {
+public enum InputDiscovery {
     /// Extensions of audio files picked up inside directories (libsndfile's formats).
-    static let audioExtensions: Set<String> = [
+    public static let audioExtensions: Set<String> = [
         "wav", "wave", "flac", "ogg", "oga", "opus", "aif", "aiff", "aifc", "caf", "au", "snd", "w64", "rf64", "mp3", "voc",
         "sd2", "htk", "pvf", "xi", "mat", "mat4", "mat5", "iff", "svx", "sf", "ircam", "nist", "paf", "avr", "wve", "mpc",
     ]
 
     /// A problem with an input argument itself (missing path).
-    struct Problem: Error, CustomStringConvertible {
-        var path: String
-        var reason: String
-        var description: String { "\(path): \(reason)" }
+    public struct Problem: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
     }
 
     /// Expands `arguments`; missing paths are returned as problems and do not stop the others.
-    static func expand(_ arguments: [String]) -> (recordings: [InputRecording], problems: [Problem]) {
+    public static func expand(_ arguments: [String]) -> (recordings: [InputRecording], problems: [Problem]) {
         var recordings: [InputRecording] = []
         var problems: [Problem] = []
         let fm = FileManager.default

@@ -5,26 +5,26 @@ import VigilDevice
 import VigilEvents
 
 /// A device file that could not be used: every problem, each with its JSON path.
-struct DeviceLoadFailure: Error, CustomStringConvertible {
-    var path: String
-    var problems: [String]
-    var description: String {
+public struct DeviceLoadFailure: Error, CustomStringConvertible {
+    public var path: String
+    public var problems: [String]
+    public var description: String {
         "\(path): invalid device file (\(problems.count) problem\(problems.count == 1 ? "" : "s")):\n"
             + problems.map { "  \($0)\n" }.joined()
     }
 }
 
 /// The device as the analysis needs it: the device, its event policy and detector settings.
-struct LoadedDevice {
-    var device: Device
-    var policy: EventPolicy
-    var settings: DetectorSettings
-    var warnings: [String]
+public struct LoadedDevice {
+    public var device: Device
+    public var policy: EventPolicy
+    public var settings: DetectorSettings
+    public var warnings: [String]
 
     /// The built-in default device: the triggers Vigil detects supported and enabled, ebr, transport active, no zones.
-    static var builtIn: LoadedDevice { LoadedDevice(device: .default, warnings: []) }
+    public static var builtIn: LoadedDevice { LoadedDevice(device: .default, warnings: []) }
 
-    init(device: Device, warnings: [String]) {
+    public init(device: Device, warnings: [String]) {
         self.device = device
         self.policy = EventPolicy(device: device)
         self.settings = DetectorSettings()
@@ -32,7 +32,7 @@ struct LoadedDevice {
     }
 
     /// Reads a device file's bytes, or explains why it cannot.
-    static func readBytes(path: String, limits: InputLimits = .default) throws -> Data {
+    public static func readBytes(path: String, limits: InputLimits = .default) throws -> Data {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             throw DeviceLoadFailure(path: path, problems: ["cannot read file: no such file or no permission"])
         }
@@ -54,14 +54,14 @@ struct LoadedDevice {
 
     /// Decodes the file at `path` into a report (problems and warnings with their JSON paths),
     /// with a warning for each enabled trigger this build has no detector for.
-    static func report(path: String, limits: InputLimits = .default) throws -> DeviceFileReport {
+    public static func report(path: String, limits: InputLimits = .default) throws -> DeviceFileReport {
         var report = DeviceFile.decode(try readBytes(path: path, limits: limits), limits: limits)
         if let device = report.device { report.warnings += undetectableTriggerWarnings(device) }
         return report
     }
 
     /// One warning per enabled trigger that no detector of this build finds: it never fires.
-    static func undetectableTriggerWarnings(_ device: Device) -> [DeviceFileWarning] {
+    public static func undetectableTriggerWarnings(_ device: Device) -> [DeviceFileWarning] {
         let detectable = Set(DetectorRegistry.detectableTriggers)
         return device.eventTriggers.enabled.sorted().filter { !detectable.contains($0) }.map { trigger in
             DeviceFileWarning(
@@ -72,7 +72,7 @@ struct LoadedDevice {
     }
 
     /// Loads `path`, or the built-in default device when `path` is nil.
-    static func load(path: String?, limits: InputLimits = .default) throws -> LoadedDevice {
+    public static func load(path: String?, limits: InputLimits = .default) throws -> LoadedDevice {
         guard let path else { return .builtIn }
         let report = try report(path: path, limits: limits)
         guard let device = report.device, report.problems.isEmpty else {

@@ -7,35 +7,39 @@ import VigilDevice
 /// Analyzes many recordings on several cores: results are handed over in input order (so output
 /// is identical whatever the number of jobs), written per recording under `--out` atomically,
 /// and skipped on a later run when their outputs are complete (unless forced).
-struct BatchAnalysis: Sendable {
+public struct BatchAnalysis: Sendable {
     /// What to run.
-    var plan: AnalysisPlan
+    public var plan: AnalysisPlan
     /// Limits on the inputs (audio duration and channels).
-    var limits: InputLimits = .default
+    public var limits: InputLimits = .default
     /// Recordings analyzed at once.
-    var jobs: Int
+    public var jobs: Int
     /// The `--out` directory, if any.
-    var outputDirectory: String?
+    public var outputDirectory: String?
     /// Re-analyze recordings whose outputs are already complete.
-    var force: Bool
+    public var force: Bool
     /// Draw report.png for each recording under `--out` (off with `--no-report`).
-    var drawReport = true
+    public var drawReport = true
     /// Identifies everything but the input file that affects results (version, device, options).
-    var runFingerprint: String
+    public var runFingerprint: String
 
-    /// The result of one recording, fresh or resumed.
-    struct Result: Sendable {
-        var recording: InputRecording
-        var records: [JSONValue]
-        var summary: RecordingSummary
-        var resumed: Bool
-        /// A problem writing the outputs (the analysis itself is in `records`).
-        var writeError: String?
+    /// Creates a batch analysis.
+    public init(
+        plan: AnalysisPlan, limits: InputLimits = .default, jobs: Int, outputDirectory: String? = nil, force: Bool = false,
+        drawReport: Bool = true, runFingerprint: String
+    ) {
+        self.plan = plan
+        self.limits = limits
+        self.jobs = jobs
+        self.outputDirectory = outputDirectory
+        self.force = force
+        self.drawReport = drawReport
+        self.runFingerprint = runFingerprint
     }
 
     /// The fingerprint of a run: version, device, options (`report`: whether report.png is drawn).
     /// Deterministic (no hashing seeds, sorted keys).
-    static func runFingerprint(device: Device, plan: AnalysisPlan, report: Bool = true) -> String {
+    public static func runFingerprint(device: Device, plan: AnalysisPlan, report: Bool = true) -> String {
         let s = plan.settings
         let perTrigger = s.sensitivity.keys.sorted().map { "\($0.rawValue)=\(s.sensitivity[$0]!.level)" }.joined(separator: ",")
         return [
@@ -50,7 +54,7 @@ struct BatchAnalysis: Sendable {
     }
 
     /// The fingerprint of one recording in this run: the run's plus the file's size and modification time.
-    func fingerprint(of recording: InputRecording) -> String {
+    public func fingerprint(of recording: InputRecording) -> String {
         let attributes = try? FileManager.default.attributesOfItem(atPath: recording.path)
         let size = (attributes?[.size] as? Int) ?? -1
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
@@ -58,30 +62,27 @@ struct BatchAnalysis: Sendable {
         return String(InputShard.fnv1a(text), radix: 16)
     }
 
-    /// Runs every recording, calling `emit` in input order, and returns the run's summary.
-    func run(
-        _ recordings: [InputRecording], progress: ProgressBar, emit: @escaping @Sendable (Result) -> Void
-    ) -> RunSummary {
+    /// Runs every recording, calling `emit` in input order (one call at a time) with its result
+    /// and the messages for stderr. Nothing is written here: the sinks write (``AnalysisRun``).
+    public func run(_ recordings: [InputRecording], progress: ProgressBar, emit: @escaping @Sendable (FinishedRecording) -> Void) {
         if let outputDirectory { RecordingOutputWriter.removeStalePartials(under: outputDirectory) }
         let analyzer = RecordingAnalyzer(plan: plan, limits: limits, drawReport: outputDirectory != nil && drawReport)
-        let summaries = SummaryCollector()
-        orderedParallelForEach(recordings, jobs: jobs, emit: { index, result in
-            summaries.append(result.summary)
+        orderedParallelForEach(recordings, jobs: jobs, emit: { _, result in
             progress.itemDone(label: result.recording.displayName)
             emit(result)
         }) { recording in
             self.analyze(recording, with: analyzer, progress: progress)
         }
-        return RunSummary(summaries.all)
     }
 
-    private func analyze(_ recording: InputRecording, with analyzer: RecordingAnalyzer, progress: ProgressBar) -> Result {
+    /// Analyzes one recording, or takes its complete outputs from an earlier run.
+    private func analyze(_ recording: InputRecording, with analyzer: RecordingAnalyzer, progress: ProgressBar) -> FinishedRecording {
         let fingerprint = fingerprint(of: recording)
         if let outputDirectory, !force,
             let done = RecordingOutputWriter.completed(for: recording, under: outputDirectory, fingerprint: fingerprint)
         {
             progress.add(mediaSeconds: done.summary.mediaSeconds, label: recording.displayName)
-            return Result(recording: recording, records: done.records, summary: done.summary, resumed: true)
+            return FinishedRecording(recording: recording, records: done.records, summary: done.summary, fingerprint: fingerprint, resumed: true)
         }
         if let outputDirectory { RecordingOutputWriter.removePreviousOutputs(for: recording, under: outputDirectory) }
         var reported = 0.0
@@ -89,24 +90,9 @@ struct BatchAnalysis: Sendable {
             progress.add(mediaSeconds: seconds - reported, label: recording.displayName)
             reported = seconds
         }
-        let records = outcome.records.map(RecordEncoder.json)
         let summary = RecordingSummary(file: recording.displayName, mediaSeconds: outcome.mediaSeconds, records: outcome.records)
-        var writeError: String?
-        if let outputDirectory {
-            do {
-                try RecordingOutputWriter.write(
-                    records: records, summary: summary, report: outcome.reportPNG, fingerprint: fingerprint, for: recording,
-                    under: outputDirectory)
-            } catch {
-                writeError = "\(error)"
-            }
-        }
-        return Result(recording: recording, records: records, summary: summary, resumed: false, writeError: writeError)
+        return FinishedRecording(
+            recording: recording, records: outcome.records.map(RecordEncoder.json), summary: summary, report: outcome.reportPNG,
+            fingerprint: fingerprint)
     }
-}
-
-/// Collects summaries from the ordered emit callback (called one at a time).
-private final class SummaryCollector: @unchecked Sendable {
-    private(set) var all: [RecordingSummary] = []
-    func append(_ s: RecordingSummary) { all.append(s) }
 }

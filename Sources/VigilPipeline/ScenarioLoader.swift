@@ -5,13 +5,13 @@ import VigilSynth
 
 /// Reads a scenario file and the clips it names (paths relative to the scenario's directory,
 /// mixed to mono, at the scenario's sample rate), for `vigil synth` and `vigil live`.
-struct ScenarioLoader {
-    var scenario: Scenario
-    var clips: [String: [Float]]
-    var clipDurations: [String: Double]
+public struct ScenarioLoader {
+    public var scenario: Scenario
+    public var clips: [String: [Float]]
+    public var clipDurations: [String: Double]
 
     /// Loads `path`; errors name the file and, for scenario problems, the JSON path.
-    static func load(path: String, limits: InputLimits = .default) throws -> ScenarioLoader {
+    public static func load(path: String, limits: InputLimits = .default) throws -> ScenarioLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioLoadFailure(path: path, problems: ["cannot read file"])
         }
@@ -57,10 +57,10 @@ struct ScenarioLoader {
 }
 
 /// A scenario file that could not be used, with every problem (JSON paths where they apply).
-struct ScenarioLoadFailure: Error, CustomStringConvertible {
-    var path: String
-    var problems: [String]
-    var description: String {
+public struct ScenarioLoadFailure: Error, CustomStringConvertible {
+    public var path: String
+    public var problems: [String]
+    public var description: String {
         "\(path): invalid scenario (\(problems.count) problem\(problems.count == 1 ? "" : "s")):\n" + problems.map { "  \($0)\n" }.joined()
     }
 }

@@ -9,49 +9,57 @@ import VigilReport
 /// Drives one recording from its file through the pure pipeline: decode in fixed blocks,
 /// STFT and detectors, then the event engine. Failures become error records; whatever was
 /// analyzed before a failure is kept.
-struct RecordingAnalyzer {
+public struct RecordingAnalyzer: Sendable {
     /// What to run.
-    var plan: AnalysisPlan
+    public var plan: AnalysisPlan
     /// Limits on the recording (duration, channels).
-    var limits: InputLimits = .default
+    public var limits: InputLimits = .default
     /// Samples decoded per block (bounds memory).
-    var blockSize = 65_536
+    public var blockSize = 65_536
     /// Also draw report.png (spectrogram, level, events).
-    var drawReport = false
+    public var drawReport = false
+
+    /// An analyzer running `plan` on recordings within `limits`.
+    public init(plan: AnalysisPlan, limits: InputLimits = .default, blockSize: Int = 65_536, drawReport: Bool = false) {
+        self.plan = plan
+        self.limits = limits
+        self.blockSize = blockSize
+        self.drawReport = drawReport
+    }
 
     /// The outcome for one recording.
-    struct Outcome {
+    public struct Outcome {
         /// Output records (events, lifecycle records, suppressed candidates, warnings, errors).
-        var records: [AnalysisRecord]
+        public var records: [AnalysisRecord]
         /// Seconds of media analyzed.
-        var mediaSeconds: Double
+        public var mediaSeconds: Double
         /// Whether the input failed (fully or partly).
-        var failed: Bool
+        public var failed: Bool
         /// The detectors' raw detections (before the event engine), for scoring.
-        var detections: [Detection] = []
+        public var detections: [Detection] = []
         /// report.png, when asked for and the recording could be opened.
-        var reportPNG: [UInt8]?
+        public var reportPNG: [UInt8]?
     }
 
     /// A recording's audio after decoding and detection, before the event engine.
-    struct DecodedAudio {
+    public struct DecodedAudio {
         /// The detectors' detections.
-        var detections: [Detection] = []
+        public var detections: [Detection] = []
         /// Seconds of media decoded.
-        var mediaSeconds: Double = 0
+        public var mediaSeconds: Double = 0
         /// The file's sample rate (0 if it could not be opened).
-        var sampleRate = 0
+        public var sampleRate = 0
         /// Warnings about the input.
-        var warnings: [AnalysisRecord] = []
+        public var warnings: [AnalysisRecord] = []
         /// Why decoding failed or stopped early, if it did.
-        var failure: AnalysisRecord?
+        public var failure: AnalysisRecord?
         /// The reduced spectrogram, when a report is drawn.
-        var spectrogram: SpectrogramSummary?
+        public var spectrogram: SpectrogramSummary?
     }
 
     /// Decodes `input` in fixed blocks through the STFT and detectors, reporting media seconds
     /// done through `progress`. Whatever was decoded before a failure is kept.
-    func decode(_ input: InputRecording, progress: (Double) -> Void = { _ in }) -> DecodedAudio {
+    public func decode(_ input: InputRecording, progress: (Double) -> Void = { _ in }) -> DecodedAudio {
         let file = input.displayName
         var result = DecodedAudio()
         let reader: AudioFileReader
@@ -105,7 +113,7 @@ struct RecordingAnalyzer {
     }
 
     /// Analyzes `input`, reporting media seconds done through `progress`.
-    func analyze(_ input: InputRecording, progress: (Double) -> Void = { _ in }) -> Outcome {
+    public func analyze(_ input: InputRecording, progress: (Double) -> Void = { _ in }) -> Outcome {
         let file = input.displayName
         let audio = decode(input, progress: progress)
         if audio.sampleRate == 0, let failure = audio.failure {
@@ -127,7 +135,7 @@ struct RecordingAnalyzer {
             reportPNG: png)
     }
 
-    static func reportEvent(_ record: AnalysisRecord) -> ReportEvent? {
+    public static func reportEvent(_ record: AnalysisRecord) -> ReportEvent? {
         guard case .engine(.event(let e)) = record.content else { return nil }
         return ReportEvent(trigger: e.trigger.rawValue, start: e.start, end: e.end, detectedAt: e.detectedAt, zone: e.zone.map(Int.init))
     }
@@ -138,7 +146,7 @@ struct RecordingAnalyzer {
 }
 
 /// Holds the spectrogram summary the frame observer fills (one recording, one thread).
-final class SpectrogramCollector {
-    var summary: SpectrogramSummary
-    init(expectedDuration: Double) { summary = SpectrogramSummary(expectedDuration: expectedDuration) }
+public final class SpectrogramCollector {
+    public var summary: SpectrogramSummary
+    public init(expectedDuration: Double) { summary = SpectrogramSummary(expectedDuration: expectedDuration) }
 }

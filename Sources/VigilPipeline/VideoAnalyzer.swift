@@ -12,35 +12,48 @@ import VigilVision
 /// Drives one video recording (a PNG sequence or a y4m stream, optionally with an audio file
 /// analysed alongside) through the motion detector, the sound detectors and one event-engine
 /// run. In images mode with an output directory, writes snapshots at peak motion.
-struct VideoAnalyzer {
+public struct VideoAnalyzer {
     /// What to run.
-    var plan: AnalysisPlan
+    public var plan: AnalysisPlan
     /// The device's motion configuration.
-    var motion: MotionConfiguration
+    public var motion: MotionConfiguration
     /// The overlay for snapshots.
-    var overlay: ZoneOverlay
+    public var overlay: ZoneOverlay
     /// Limits on the --audio file.
-    var limits: InputLimits = .default
+    public var limits: InputLimits = .default
     /// Also draw report.png (zone motion strip, a thumbnail with the zones, audio panels with --audio).
-    var drawReport = false
+    public var drawReport = false
     /// Per-frame motion masks and the region trace (--motion-masks, --motion-trace).
-    var diagnostics: MotionDiagnosticsWriter?
+    public var diagnostics: MotionDiagnosticsWriter?
+
+    /// An analyzer running `plan` and the motion detector configured by `motion`.
+    public init(
+        plan: AnalysisPlan, motion: MotionConfiguration, overlay: ZoneOverlay, limits: InputLimits = .default, drawReport: Bool = false,
+        diagnostics: MotionDiagnosticsWriter? = nil
+    ) {
+        self.plan = plan
+        self.motion = motion
+        self.overlay = overlay
+        self.limits = limits
+        self.drawReport = drawReport
+        self.diagnostics = diagnostics
+    }
 
     /// The outcome for one recording.
-    struct Outcome {
-        var records: [AnalysisRecord]
-        var failed: Bool
-        var frames: Int
-        var snapshots: Int
+    public struct Outcome {
+        public var records: [AnalysisRecord]
+        public var failed: Bool
+        public var frames: Int
+        public var snapshots: Int
         /// Seconds of media analyzed (the longer of video and audio).
-        var mediaSeconds: Double = 0
+        public var mediaSeconds: Double = 0
         /// report.png, when asked for.
-        var reportPNG: [UInt8]?
+        public var reportPNG: [UInt8]?
     }
 
     /// Analyses `source` as recording `name`, with `audioPath` if given; snapshots go to
     /// `snapshotDirectory` (images mode only).
-    func analyze(source: inout some FrameSource, name: String, audioPath: String?, snapshotDirectory: String?) -> Outcome {
+    public func analyze(source: inout some FrameSource, name: String, audioPath: String?, snapshotDirectory: String?) -> Outcome {
         var records: [AnalysisRecord] = []
         var failed = false
 

@@ -8,18 +8,18 @@ import VigilCore
 /// never leaves a half-written result, and a recording counts as complete only once its marker
 /// exists and matches the current run's fingerprint. A recording analyzed again first loses its
 /// previous outputs, so its folder holds only what this run wrote.
-enum RecordingOutputWriter {
+public enum RecordingOutputWriter {
     /// The files vigil writes in a recording's folder (snapshots are `snapshots/<index>.png`).
-    static let outputFileNames = ["done.json", "events.jsonl", "events.tsv", "report.png"]
+    public static let outputFileNames = ["done.json", "events.jsonl", "events.tsv", "report.png"]
 
     /// Why `--out DIR` cannot take this run's results.
-    enum Conflict: Error, CustomStringConvertible {
+    public enum Conflict: Error, CustomStringConvertible {
         /// Two inputs would write to the same result folder.
         case sameFolder(root: String, folder: String, inputs: [String])
         /// The directory holds results of recordings that are not inputs of this command.
         case foreignResults(root: String, folders: [String])
 
-        var description: String {
+        public var description: String {
             switch self {
             case .sameFolder(let root, let folder, let inputs):
                 return "--out \(root): \(inputs.joined(separator: " and ")) would both write their results to "
@@ -36,28 +36,28 @@ enum RecordingOutputWriter {
     }
 
     /// A file that could not be written.
-    struct WriteError: Error, CustomStringConvertible {
-        var path: String
-        var reason: String
-        var description: String { "\(path): cannot write output: \(reason)" }
+    public struct WriteError: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): cannot write output: \(reason)" }
     }
 
     /// A completed recording found on disk.
-    struct Completed {
+    public struct Completed {
         /// The stored records, as JSON (events.jsonl).
-        var records: [JSONValue]
+        public var records: [JSONValue]
         /// The stored summary.
-        var summary: RecordingSummary
+        public var summary: RecordingSummary
     }
 
     /// The output directory of `recording` under `root`: `root/<folder name>`.
-    static func directory(for recording: InputRecording, under root: String) -> String {
+    public static func directory(for recording: InputRecording, under root: String) -> String {
         (root as NSString).appendingPathComponent(folderName(for: recording))
     }
 
     /// The name of `recording`'s result folder, relative to the `--out` directory: its `outputName`,
     /// kept inside that directory even for odd names (`..` components become `__`).
-    static func folderName(for recording: InputRecording) -> String {
+    public static func folderName(for recording: InputRecording) -> String {
         let safe = recording.outputName.split(separator: "/").map { $0 == ".." ? "__" : String($0) }.joined(separator: "/")
         return safe.isEmpty ? "_" : safe
     }
@@ -65,7 +65,7 @@ enum RecordingOutputWriter {
     /// Checks that `root` can take the results of `recordings` (every input of the command, before
     /// sharding): no two share a result folder, and `root` holds no result folder of another recording.
     /// A result folder is one holding `done.json` or `events.jsonl`.
-    static func checkOwnership(of root: String, for recordings: [InputRecording]) throws {
+    public static func checkOwnership(of root: String, for recordings: [InputRecording]) throws {
         var inputsByFolder: [String: [String]] = [:]
         for recording in recordings {
             inputsByFolder[folderName(for: recording), default: []].append(recording.path)
@@ -78,7 +78,7 @@ enum RecordingOutputWriter {
     }
 
     /// The result folders below `root` (relative paths, sorted).
-    static func resultFolders(under root: String) -> [String] {
+    public static func resultFolders(under root: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
         var folders: Set<String> = []
         while let relative = walker.nextObject() as? String {
@@ -93,7 +93,7 @@ enum RecordingOutputWriter {
 
     /// Removes what an earlier run wrote for `recording` (the marker first, then events, report and
     /// snapshots), so that its folder ends up holding only this run's outputs. Other files are kept.
-    static func removePreviousOutputs(for recording: InputRecording, under root: String) {
+    public static func removePreviousOutputs(for recording: InputRecording, under root: String) {
         let dir = directory(for: recording, under: root)
         let fm = FileManager.default
         for name in outputFileNames { try? fm.removeItem(atPath: (dir as NSString).appendingPathComponent(name)) }
@@ -106,7 +106,7 @@ enum RecordingOutputWriter {
     }
 
     /// Writes the outputs of one recording; the marker goes last.
-    static func write(
+    public static func write(
         records: [JSONValue], summary: RecordingSummary, report: [UInt8]? = nil, fingerprint: String,
         for recording: InputRecording, under root: String
     ) throws {
@@ -127,7 +127,7 @@ enum RecordingOutputWriter {
     }
 
     /// The stored result of `recording` if a previous run completed it with the same fingerprint.
-    static func completed(for recording: InputRecording, under root: String, fingerprint: String) -> Completed? {
+    public static func completed(for recording: InputRecording, under root: String, fingerprint: String) -> Completed? {
         let dir = directory(for: recording, under: root)
         guard let markerData = FileManager.default.contents(atPath: (dir as NSString).appendingPathComponent("done.json")),
             let marker = try? JSONValue.parse(markerData), marker["fingerprint"]?.stringValue == fingerprint,
@@ -143,10 +143,10 @@ enum RecordingOutputWriter {
     }
 
     /// Writes `text` to `path` through a temporary file in the same directory and a rename.
-    static func atomicWrite(_ text: String, to path: String) throws { try atomicWrite(Data(text.utf8), to: path) }
+    public static func atomicWrite(_ text: String, to path: String) throws { try atomicWrite(Data(text.utf8), to: path) }
 
     /// Writes `data` to `path` through a temporary file in the same directory and a rename.
-    static func atomicWrite(_ data: Data, to path: String) throws {
+    public static func atomicWrite(_ data: Data, to path: String) throws {
         let temporary = path + ".partial-\(getpid())"
         do {
             try data.write(to: URL(fileURLWithPath: temporary))
@@ -164,7 +164,7 @@ enum RecordingOutputWriter {
     }
 
     /// Removes temporary files an interrupted run left in `root` (names containing `.partial-`).
-    static func removeStalePartials(under root: String) {
+    public static func removeStalePartials(under root: String) {
         guard let walker = FileManager.default.enumerator(atPath: root) else { return }
         while let relative = walker.nextObject() as? String {
             if (relative as NSString).lastPathComponent.contains(".partial-") {

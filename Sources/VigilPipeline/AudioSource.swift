@@ -1,8 +1,9 @@
 import VigilSynth
 
-/// Where `vigil live` gets its media: audio (``LiveAudioSource``) or video frames
-/// (``LiveVideoSource``).
-public protocol LiveMediaSource: AnyObject {
+/// A source of media for an analysis run: audio (``AudioSource``) or video frames
+/// (``VideoSource``). Files are read as fast as the run asks; live runs pace them by the media
+/// clock, or by arrival for real-time sources.
+public protocol MediaSource: AnyObject {
     /// The name records carry as `file`.
     var name: String { get }
     /// `true` when the media arrives in real time (stdin): it is processed as it arrives
@@ -10,10 +11,10 @@ public protocol LiveMediaSource: AnyObject {
     var pacedByArrival: Bool { get }
 }
 
-/// Where `vigil live` gets its audio: mono samples in media order. Implementations: a scenario
-/// rendered on the fly (``ScenarioSource``), samples in memory (``SampleBufferSource``), and in
-/// the CLI a file or raw PCM on stdin.
-public protocol LiveAudioSource: LiveMediaSource {
+/// Audio for an analysis run: mono samples in media order. Implementations: a file any format
+/// libsndfile reads (``FileAudioSource``), raw PCM on stdin (``StdinPCMSource``), a scenario
+/// rendered on the fly (``ScenarioSource``) and samples in memory (``SampleBufferSource``).
+public protocol AudioSource: MediaSource {
     /// Samples per second.
     var sampleRate: Double { get }
     /// Reads up to `buffer.count` samples; returns how many (0 at the end of the source).
@@ -23,7 +24,7 @@ public protocol LiveAudioSource: LiveMediaSource {
 }
 
 /// A scenario rendered block by block by ``ScenarioRenderer`` (the code behind `vigil synth`).
-public final class ScenarioSource: LiveAudioSource {
+public final class ScenarioSource: AudioSource {
     /// The renderer.
     public private(set) var renderer: ScenarioRenderer
     /// The source name.
@@ -55,7 +56,7 @@ public final class ScenarioSource: LiveAudioSource {
 }
 
 /// Samples held in memory (tests, short clips).
-public final class SampleBufferSource: LiveAudioSource {
+public final class SampleBufferSource: AudioSource {
     /// The samples.
     public let samples: [Float]
     /// Samples per second.

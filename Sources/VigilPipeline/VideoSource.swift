@@ -1,18 +1,18 @@
 import VigilFrameIO
 import VigilImaging
 
-/// Where `vigil live` gets video: frames in nondecreasing media time. Implementations:
-/// ``Y4MVideoSource`` (a y4m file or stdin) and ``FrameListSource`` (frames in memory).
-public protocol LiveVideoSource: LiveMediaSource {
-    /// The next frame (its `time` in the source's own media time), or `nil` at the end.
-    func nextFrame() throws -> VideoFrame?
+/// Video for an analysis run: a ``FrameSource`` (frames in nondecreasing media time) that a
+/// live run can pace and rewind. Implementations: ``Y4MVideoSource`` (a y4m file or stdin),
+/// ``FFmpegFrameSource`` (any container ffmpeg decodes) and ``FrameListSource`` (frames in
+/// memory); a PNG sequence (``PNGSequenceReader``) is a plain ``FrameSource``.
+public protocol VideoSource: MediaSource, FrameSource {
     /// Starts again from the first frame (for `--loop`); returns `false` when the source cannot.
     func rewind() throws -> Bool
 }
 
 /// A YUV4MPEG2 stream read frame by frame (``Y4MReader``): a file, paced by the frames' media
 /// time, or stdin (`-`), processed as frames arrive. Memory: one frame and the read buffer.
-public final class Y4MVideoSource: LiveVideoSource {
+public final class Y4MVideoSource: VideoSource {
     /// The path given (`-` for stdin).
     public let path: String
     /// `stdin` for `-`, else the path.
@@ -21,14 +21,15 @@ public final class Y4MVideoSource: LiveVideoSource {
     public let limits: ImageLimits
     private var reader: Y4MReader<FileDescriptorReader>
 
-    /// Opens `path` ("-": standard input) and reads the y4m header.
+    /// Opens `path` ("-": standard input) and reads the y4m header; records carry `name`
+    /// (default: the path, `stdin` for "-").
     /// - Throws: ``FrameSourceError`` naming the source (unreadable, empty, bad header, a frame
     ///   above `limits`).
-    public init(path: String, limits: ImageLimits = .default) throws {
+    public init(path: String, name: String? = nil, limits: ImageLimits = .default) throws {
         self.path = path
         self.limits = limits
-        name = path == "-" ? "stdin" : path
-        reader = try Self.open(path, name: name, limits: limits)
+        self.name = name ?? (path == "-" ? "stdin" : path)
+        reader = try Self.open(path, name: self.name, limits: limits)
     }
 
     /// The stream header (size, frame rate).
@@ -38,7 +39,7 @@ public final class Y4MVideoSource: LiveVideoSource {
     public var pacedByArrival: Bool { path == "-" }
 
     /// The next frame, or `nil` at a clean end of stream.
-    public func nextFrame() throws -> VideoFrame? { try reader.nextFrame() }
+    public func nextFrame() throws(FrameSourceError) -> VideoFrame? { try reader.nextFrame() }
 
     /// Reopens the file (stdin cannot be rewound).
     public func rewind() throws -> Bool {
@@ -54,7 +55,7 @@ public final class Y4MVideoSource: LiveVideoSource {
 }
 
 /// Frames held in memory (tests, short clips), paced by their media time.
-public final class FrameListSource: LiveVideoSource {
+public final class FrameListSource: VideoSource {
     /// The frames.
     public let frames: [VideoFrame]
     /// The source name.
@@ -70,7 +71,7 @@ public final class FrameListSource: LiveVideoSource {
     }
 
     /// The next frame.
-    public func nextFrame() throws -> VideoFrame? {
+    public func nextFrame() -> VideoFrame? {
         guard position < frames.count else { return nil }
         defer { position += 1 }
         return frames[position]
@@ -81,4 +82,9 @@ public final class FrameListSource: LiveVideoSource {
         position = 0
         return true
     }
+}
+
+extension VideoSource {
+    /// The name used in messages: the source's ``MediaSource/name``.
+    public var sourceName: String { name }
 }

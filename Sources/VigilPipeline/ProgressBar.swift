@@ -3,7 +3,7 @@ import Foundation
 /// A progress bar on stderr, shown only when stderr is a terminal: the share of media analyzed,
 /// recordings done, speed and ETA. Safe to update from several threads. It uses the wall clock
 /// for its redraw rate and ETA only; results never depend on it.
-final class ProgressBar: @unchecked Sendable {
+public final class ProgressBar: @unchecked Sendable {
     private let lock = NSLock()
     private let totalSeconds: Double
     private let totalItems: Int
@@ -17,7 +17,7 @@ final class ProgressBar: @unchecked Sendable {
 
     /// A bar over `totalItems` items holding `totalSeconds` of media; disabled when stderr is not
     /// a terminal or `enabled` is false. With `totalSeconds` 0, progress counts items.
-    init(totalSeconds: Double, totalItems: Int, itemName: String = "recordings", enabled: Bool = true) {
+    public init(totalSeconds: Double, totalItems: Int, itemName: String = "recordings", enabled: Bool = true) {
         self.totalSeconds = totalSeconds
         self.totalItems = totalItems
         self.itemName = itemName
@@ -25,7 +25,7 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     /// Adds analyzed media time.
-    func add(mediaSeconds: Double, label: String) {
+    public func add(mediaSeconds: Double, label: String) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -35,7 +35,7 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     /// Marks one item done.
-    func itemDone(label: String) {
+    public func itemDone(label: String) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -45,7 +45,7 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     /// Erases the bar so that a message can be printed; the next update redraws it.
-    func clear() {
+    public func clear() {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -54,7 +54,7 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     /// Removes the bar.
-    func finish() { clear() }
+    public func finish() { clear() }
 
     private func drawIfDue() {
         let now = Date()

@@ -6,16 +6,16 @@ import VigilVision
 /// Writes what the motion detector saw, for tuning: one mask PNG per frame (`--motion-masks`)
 /// and a TSV with every region's decision per frame (`--motion-trace`). Masks are written
 /// atomically one by one; the trace is streamed to a temporary file renamed on ``finish()``.
-final class MotionDiagnosticsWriter {
+public final class MotionDiagnosticsWriter {
     /// An output that cannot be written: names the path and the reason.
-    struct UnwritableError: Error, CustomStringConvertible {
-        var path: String
-        var reason: String
-        var description: String { "\(path): \(reason)" }
+    public struct UnwritableError: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
     }
 
     /// The TSV header of the trace.
-    static let traceHeader = "time\tframe\tzone\tfraction\tdecision\treason\n"
+    public static let traceHeader = "time\tframe\tzone\tfraction\tdecision\treason\n"
 
     private let maskDirectory: String?
     private let tracePath: String?
@@ -24,11 +24,11 @@ final class MotionDiagnosticsWriter {
     private var mask: RasterImage
 
     /// Whether the detector must record region decisions.
-    var tracesRegions: Bool { tracePath != nil }
+    public var tracesRegions: Bool { tracePath != nil }
 
     /// Checks the outputs: the mask directory is created if missing and must be a writable
     /// directory; the trace's directory must exist and be writable.
-    init?(maskDirectory: String?, tracePath: String?) throws(UnwritableError) {
+    public init?(maskDirectory: String?, tracePath: String?) throws(UnwritableError) {
         guard maskDirectory != nil || tracePath != nil else { return nil }
         self.maskDirectory = maskDirectory
         self.tracePath = tracePath
@@ -72,7 +72,7 @@ final class MotionDiagnosticsWriter {
     }
 
     /// Writes frame `frameIndex`'s mask (from `detector`, which has just processed it) and its trace rows.
-    func record(_ result: FrameMotion, frameIndex: Int, detector: MotionDetector, width: Int, height: Int) throws {
+    public func record(_ result: FrameMotion, frameIndex: Int, detector: MotionDetector, width: Int, height: Int) throws {
         if let maskDirectory {
             if mask.width != width || mask.height != height { mask = RasterImage(width: width, height: height, format: .gray) }
             mask.pixels.withUnsafeMutableBufferPointer { _ = detector.writeMotionMask(into: $0, width: width, height: height) }
@@ -92,7 +92,7 @@ final class MotionDiagnosticsWriter {
     }
 
     /// Completes the trace file (renamed into place).
-    func finish() throws {
+    public func finish() throws {
         guard let trace, let tracePath else { return }
         try flush()
         try trace.close()
@@ -105,7 +105,7 @@ final class MotionDiagnosticsWriter {
     }
 
     /// The mask file name of frame `index` (`000000.png` ...).
-    static func maskName(_ index: Int) -> String {
+    public static func maskName(_ index: Int) -> String {
         let digits = String(index)
         return String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".png"
     }

@@ -4,22 +4,26 @@
     import Darwin
 #endif
 import VigilCore
-import VigilLive
 
 /// Raw signed 16-bit little-endian PCM on stdin (interleaved `channels`), mixed to mono and
 /// processed as it arrives.
-final class StdinPCMSource: LiveAudioSource {
-    let sampleRate: Double
-    let channels: Int
-    let name = "stdin"
-    var pacedByArrival: Bool { true }
+public final class StdinPCMSource: AudioSource {
+    public let sampleRate: Double
+    public let channels: Int
+    public let name = "stdin"
+    public var pacedByArrival: Bool { true }
     /// Most frames accepted (``InputLimits/maxAudioDuration``); more is an error.
-    let maxFrames: Int64
+    public let maxFrames: Int64
     private var framesRead: Int64 = 0
     private var leftover: [UInt8] = []
     private var checkedHeader = false
 
-    init(sampleRate: Int, channels: Int, maxDuration: Double = InputLimits.default.maxAudioDuration) {
+    /// The file descriptor read: standard input unless a test or an embedding gives another.
+    public let descriptor: Int32
+
+    /// A source of `channels` interleaved channels at `sampleRate` on `descriptor` (default: stdin).
+    public init(sampleRate: Int, channels: Int, maxDuration: Double = InputLimits.default.maxAudioDuration, descriptor: Int32 = 0) {
+        self.descriptor = descriptor
         self.sampleRate = Double(sampleRate)
         self.channels = channels
         let frames = (maxDuration * Double(sampleRate)).rounded(.down)
@@ -27,12 +31,12 @@ final class StdinPCMSource: LiveAudioSource {
     }
 
     /// Blocks until at least one frame arrived (or stdin ended), then returns what is there.
-    func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let frameBytes = 2 * channels
         var chunk = [UInt8](repeating: 0, count: buffer.count * frameBytes)
         while leftover.count < frameBytes {
             let want = max(frameBytes, chunk.count - leftover.count)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, min(want, $0.count)) }
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min(want, $0.count)) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SourceReadError(reason: "cannot read stdin: \(String(cString: strerror(errno)))")
@@ -66,11 +70,11 @@ final class StdinPCMSource: LiveAudioSource {
         return frames
     }
 
-    func rewind() throws -> Bool { false }
+    public func rewind() throws -> Bool { false }
 }
 
 /// A live source that failed while reading.
-struct SourceReadError: Error, CustomStringConvertible {
-    var reason: String
-    var description: String { reason }
+public struct SourceReadError: Error, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
 }

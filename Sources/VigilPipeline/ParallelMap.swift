@@ -27,7 +27,7 @@ private final class ParallelMapState<T: Sendable, R: Sendable>: @unchecked Senda
 /// Runs `body` on `items` on up to `jobs` threads and hands each result to `emit` in input order
 /// (one call at a time), as soon as it and all before it are done, so streamed output does not
 /// depend on the number of jobs. Results waiting for an earlier item are held in memory.
-func orderedParallelForEach<T: Sendable, R: Sendable>(
+public func orderedParallelForEach<T: Sendable, R: Sendable>(
     _ items: [T], jobs: Int, emit: @escaping @Sendable (Int, R) -> Void, _ body: @escaping @Sendable (T) -> R
 ) {
     guard !items.isEmpty else { return }
@@ -49,7 +49,7 @@ func orderedParallelForEach<T: Sendable, R: Sendable>(
 }
 
 /// Maps `items` on up to `jobs` threads and returns the results in input order.
-func parallelMap<T: Sendable, R: Sendable>(
+public func parallelMap<T: Sendable, R: Sendable>(
     _ items: [T], jobs: Int, onDone: @escaping @Sendable (Int, R) -> Void = { _, _ in },
     _ body: @escaping @Sendable (T) -> R
 ) -> [R] {
@@ -62,10 +62,10 @@ func parallelMap<T: Sendable, R: Sendable>(
 }
 
 /// The number of cores available to this process.
-var availableCores: Int { ProcessInfo.processInfo.activeProcessorCount }
+public var availableCores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
 /// Peak resident memory of this process so far, in bytes.
-var peakResidentBytes: Int {
+public var peakResidentBytes: Int {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return Int(usage.ru_maxrss) * 1024
@@ -73,14 +73,14 @@ var peakResidentBytes: Int {
 
 /// CPU time consumed by the calling thread, in seconds (CLOCK_THREAD_CPUTIME_ID). One-core
 /// throughput figures use it, so that other processes on a busy machine do not distort them.
-func threadCPUSeconds() -> Double {
+public func threadCPUSeconds() -> Double {
     var t = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
     return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
 }
 
 /// CPU time consumed by the whole process (all threads), in seconds (CLOCK_PROCESS_CPUTIME_ID).
-func processCPUSeconds() -> Double {
+public func processCPUSeconds() -> Double {
     var t = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
     return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9

@@ -13,7 +13,7 @@ import VigilVision
 /// so snapshot indices agree. A sound event's snapshot shows the frame on screen at its time
 /// (the latest frame at or before it); a sound event after the end of the video has none.
 /// Memory: one frame per active group plus the current and the previous frame.
-final class SnapshotCollector {
+public final class SnapshotCollector {
     private var engine: EventEngine
     private let overlay: ZoneOverlay
     private let directory: String?
@@ -30,20 +30,20 @@ final class SnapshotCollector {
     }
     private var peaks: [GroupKey: Peak] = [:]
     /// Peak time of each activation, keyed by its first detection (trigger, zone, detectedAt).
-    private(set) var peakTimes: [DetectionKey: Double] = [:]
+    public private(set) var peakTimes: [DetectionKey: Double] = [:]
     /// Write failures (reported once by the caller).
-    private(set) var failures: [String] = []
+    public private(set) var failures: [String] = []
     /// Snapshots written.
-    private(set) var written = 0
+    public private(set) var written = 0
 
     /// Identifies a detection by trigger, zone and time.
-    struct DetectionKey: Hashable {
-        var trigger: EventTriggerType
-        var zone: UInt16?
-        var time: Double
+    public struct DetectionKey: Hashable {
+        public var trigger: EventTriggerType
+        public var zone: UInt16?
+        public var time: Double
     }
 
-    init(policy: EventPolicy, overlay: ZoneOverlay, directory: String?) {
+    public init(policy: EventPolicy, overlay: ZoneOverlay, directory: String?) {
         self.engine = EventEngine(policy: policy)
         self.overlay = overlay
         self.directory = directory
@@ -52,7 +52,7 @@ final class SnapshotCollector {
     /// Ingests the detections of one frame: `sounds` (detected up to the frame's time, after the
     /// previous frame's) and the frame's motion `detections` (nondecreasing times across calls).
     /// A sound detected before `time` is shown with `previous`, the frame on screen then.
-    func ingest(sounds: [Detection], detections: [Detection], frame: FramePicture, time: Double, previous: FramePicture?) {
+    public func ingest(sounds: [Detection], detections: [Detection], frame: FramePicture, time: Double, previous: FramePicture?) {
         let early = sounds.filter { $0.detectedAt < time }
         ingest(early, frame: previous ?? frame)
         ingest(Array(sounds.dropFirst(early.count)) + detections, frame: frame)
@@ -61,7 +61,7 @@ final class SnapshotCollector {
     /// Ends the video at `videoEnd` (the end of its last frame, `last`), ingests the sound
     /// detections left (`remaining`, in order), then closes the engine at `endTime` and writes
     /// the remaining snapshots. Sounds after `videoEnd` have no frame and get no snapshot.
-    func finish(videoEnd: Double, endTime: Double, remaining: [Detection], last: FramePicture?) {
+    public func finish(videoEnd: Double, endTime: Double, remaining: [Detection], last: FramePicture?) {
         let during = remaining.prefix { $0.detectedAt <= videoEnd }
         if let last { ingest(Array(during), frame: last) }
         handle(engine.endVision(at: videoEnd), current: last)

@@ -3,24 +3,27 @@ import VigilFrameIO
 import VigilImaging
 
 /// Frames of a container file (MP4, ...) decoded by the `ffmpeg` command-line tool, piped as
-/// gray YUV4MPEG2 into ``Y4MReader``. Vigil has no container reader of its own yet; a reader on
-/// FFmpeg's libraries can take this type's place behind ``FrameSource``.
-final class FFmpegFrameSource: FrameSource {
+/// gray YUV4MPEG2 into ``Y4MReader``. Vigil has no container reader of its own; a reader on
+/// FFmpeg's libraries can take this type's place behind ``VideoSource``.
+public final class FFmpegFrameSource: VideoSource {
     /// Why the decoder could not start or failed.
-    struct DecoderError: Error, CustomStringConvertible {
-        var path: String
-        var reason: String
-        var description: String { "\(path): \(reason)" }
+    public struct DecoderError: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
     }
 
-    let sourceName: String
+    /// The container file.
+    public let name: String
+    /// Decoded as fast as the run asks.
+    public var pacedByArrival: Bool { false }
     private let process: Process
     private let errors: Pipe
     private var reader: Y4MReader<FileDescriptorReader>?
     private let output: FileHandle
 
     /// The `ffmpeg` executable on PATH, or `nil`.
-    static var executable: String? {
+    public static var executable: String? {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(directory)/ffmpeg"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
@@ -29,8 +32,8 @@ final class FFmpegFrameSource: FrameSource {
     }
 
     /// Starts `ffmpeg` on `path` (luma only, every frame in order, no frame-rate conversion).
-    init(path: String) throws(DecoderError) {
-        sourceName = path
+    public init(path: String) throws(DecoderError) {
+        name = path
         guard let ffmpeg = Self.executable else {
             throw DecoderError(path: path, reason: "needs the ffmpeg command (Debian package ffmpeg) to decode it; ffmpeg is not on PATH")
         }
@@ -57,7 +60,7 @@ final class FFmpegFrameSource: FrameSource {
     }
 
     /// The next decoded frame; at the end, an error if ffmpeg failed.
-    func nextFrame() throws(FrameSourceError) -> VideoFrame? {
+    public func nextFrame() throws(FrameSourceError) -> VideoFrame? {
         if reader == nil {
             do {
                 reader = try Y4MReader(
@@ -71,6 +74,9 @@ final class FFmpegFrameSource: FrameSource {
         if let failure = decoderFailure() { throw failure }
         return nil
     }
+
+    /// A decoder pipe cannot start again.
+    public func rewind() -> Bool { false }
 
     /// ffmpeg's own message when it exited with an error.
     private func decoderFailure() -> FrameSourceError? {
