@@ -45,7 +45,7 @@ let package = Package(
         // Already in the graph through Hummingbird; named here for the live tests' HTTP client.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-        // Already in the graph through Hummingbird; `vigil live` shuts down through its ServiceGroup.
+        // Already in the graph through Hummingbird; `vigil live` shuts down through a ServiceGroup (VigilLive/LiveService).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
@@ -116,6 +116,8 @@ let package = Package(
                 "VigilVision", "VigilFrameIO", "VigilImaging", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: nativeFlags),
 
@@ -127,8 +129,7 @@ let package = Package(
                 "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning", "VigilImaging", "VigilVision",
                 "VigilFrameIO", "VigilControl", "VigilLive", "VigilReport", "VigilPipeline", "VigilBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+
             ],
             swiftSettings: nativeFlags),
 

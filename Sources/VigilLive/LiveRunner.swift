@@ -1,4 +1,5 @@
 import Foundation
+import VigilPipeline
 
 /// Drives a ``LiveSession`` from a ``AudioSource`` (blocks of samples) or a
 /// ``VideoSource`` (frames) on its own thread: reads the media, paces it by the media clock
@@ -105,7 +106,8 @@ public final class LiveRunner: @unchecked Sendable {
         for waiter in waiting { waiter.resume() }
     }
 
-    private func runVideo(_ source: any VideoSource) {
+    private func runVideo(_ video: any VideoSource) {
+        var source = video  // a class: `nextFrame()` is `mutating` only for FrameSource value types
         let start = LiveClock.now()
         lock.withLock { wallStart = start }
         var nextHeartbeat = start + options.heartbeatInterval

@@ -11,9 +11,10 @@ import VigilPipeline
 import VigilVision
 
 /// The pure core of `vigil live`: owns the analysis, the event engine and the device, consumes
-/// media in order, and publishes the records to an ``EventHub``. An audio session (created
-/// with a sample rate) runs the shared STFT and every sound detector this build has on blocks
-/// of mono samples; a video session (``init(videoSourceName:device:explain:hub:metrics:onRecord:)``)
+/// media in order, and hands the records to its event sinks (``EventSink``; always last an
+/// ``EventHubSink`` publishing to an ``EventHub``). An audio session (created with a sample
+/// rate) runs an ``AudioStreamAnalyzer`` (the shared STFT and every sound detector this build
+/// has, the same as `vigil analyze`) on blocks of mono samples; a video session (``init(videoSourceName:device:explain:hub:metrics:sinks:onRecord:)``)
 /// runs the ``MotionDetector`` with the device's zones on frames. No wall clock and no I/O:
 /// pacing and transport live around it. Thread-safe (one lock); control changes queued on the
 /// ``DeviceController`` take effect at the start of the next block or frame.

@@ -28,9 +28,6 @@ public final class OutputFolderSink: EventSink {
 
     /// Writes `summary.json` and `summary.tsv`.
     public func finish() throws {
-        let summary = RunSummary(summaries)
-        try RecordingOutputWriter.atomicWrite(
-            summary.jsonValue.serialized(.pretty) + "\n", to: (directory as NSString).appendingPathComponent("summary.json"))
-        try RecordingOutputWriter.atomicWrite(summary.tsv, to: (directory as NSString).appendingPathComponent("summary.tsv"))
+        try RecordingOutputWriter.writeSummary(RunSummary(summaries), to: directory)
     }
 }

@@ -28,7 +28,7 @@ public struct RecordingAnalyzer: Sendable {
     }
 
     /// The outcome for one recording.
-    public struct Outcome {
+    public struct Outcome: Sendable {
         /// Output records (events, lifecycle records, suppressed candidates, warnings, errors).
         public var records: [AnalysisRecord]
         /// Seconds of media analyzed.
@@ -42,7 +42,7 @@ public struct RecordingAnalyzer: Sendable {
     }
 
     /// A recording's audio after decoding and detection, before the event engine.
-    public struct DecodedAudio {
+    public struct DecodedAudio: Sendable {
         /// The detectors' detections.
         public var detections: [Detection] = []
         /// Seconds of media decoded.

@@ -142,6 +142,39 @@ public enum RecordingOutputWriter {
         return Completed(records: records, summary: summary)
     }
 
+    /// A summary.json that cannot be used: names the file and the reason.
+    public struct SummaryReadError: Error, CustomStringConvertible {
+        /// The file.
+        public var path: String
+        /// Why it cannot be used.
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// Reads the run summary `argument` names: a summary.json, or a directory holding one.
+    public static func readSummary(_ argument: String) throws(SummaryReadError) -> RunSummary {
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
+        let path = isDirectory.boolValue ? (argument as NSString).appendingPathComponent("summary.json") : argument
+        guard let data = FileManager.default.contents(atPath: path) else { throw SummaryReadError(path: path, reason: "cannot read summary") }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(data)
+        } catch {
+            throw SummaryReadError(path: path, reason: "not JSON: \(error)")
+        }
+        guard let summary = RunSummary(json: json) else {
+            throw SummaryReadError(path: path, reason: "not a vigil summary.json (missing or malformed \"files\")")
+        }
+        return summary
+    }
+
+    /// Writes `summary` as `directory/summary.json` and `directory/summary.tsv`, atomically.
+    public static func writeSummary(_ summary: RunSummary, to directory: String) throws {
+        try atomicWrite(summary.jsonValue.serialized(.pretty) + "\n", to: (directory as NSString).appendingPathComponent("summary.json"))
+        try atomicWrite(summary.tsv, to: (directory as NSString).appendingPathComponent("summary.tsv"))
+    }
+
     /// Writes `text` to `path` through a temporary file in the same directory and a rename.
     public static func atomicWrite(_ text: String, to path: String) throws { try atomicWrite(Data(text.utf8), to: path) }
 

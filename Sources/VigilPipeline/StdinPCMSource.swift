@@ -75,6 +75,11 @@ public final class StdinPCMSource: AudioSource {
 
 /// A live source that failed while reading.
 public struct SourceReadError: Error, CustomStringConvertible {
+    /// What failed, naming the source.
     public var reason: String
+    /// The reason.
     public var description: String { reason }
+
+    /// An error for `reason`.
+    public init(reason: String) { self.reason = reason }
 }

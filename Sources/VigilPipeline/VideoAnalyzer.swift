@@ -40,7 +40,7 @@ public struct VideoAnalyzer {
     }
 
     /// The outcome for one recording.
-    public struct Outcome {
+    public struct Outcome: Sendable {
         public var records: [AnalysisRecord]
         public var failed: Bool
         public var frames: Int

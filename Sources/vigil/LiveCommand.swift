@@ -225,10 +225,14 @@ struct LiveCommand: ParsableCommand {
             session: session, source: mediaSource,
             options: LiveRunner.Options(
                 speed: source == "-" ? 0 : speed, loop: loop, blockDuration: blockMs / 1000, maxMediaTime: stopAfter))
-        let service = LiveCommandRun(
+        let service = LiveService(
             server: LiveServer(session: session, configuration: configuration), runner: runner, host: host, measure: measureLatency,
             linger: linger, report: stdout)
-        Foundation.exit(LiveCommandRun.block { await service.runGroup() })
+        switch service.runGroupBlocking() {
+        case .finished: Foundation.exit(ExitStatus.success)
+        case .sourceFailed: Foundation.exit(ExitStatus.someInputsFailed)
+        case .cannotListen: Foundation.exit(ExitStatus.usage)
+        }
     }
 
     private func makeSource(limits: InputLimits) throws -> any MediaSource {

@@ -1,29 +1,47 @@
 import Foundation
 import Logging
 import ServiceLifecycle
-import VigilLive
 import VigilPipeline
 
-/// The asynchronous part of `vigil live`: one service in a ServiceGroup that shuts down
+/// A live run as a service: `vigil live`'s asynchronous part, one service in a ServiceGroup that shuts down
 /// gracefully on SIGINT and SIGTERM (as Hummingbird's applications do). It runs the HTTP server
 /// and the pacer until the source ends (or a signal arrives: the pacer stops after its current
 /// block, the session flushes its pending records and the "end" record to stdout and the stream
 /// clients), then stops the server; optionally measures latency with an internal SSE client.
-struct LiveCommandRun: Service {
-    var server: LiveServer
-    var runner: LiveRunner
-    var host: String
-    var measure: Bool
-    var linger: Bool
+public struct LiveService: Service {
+    /// How a live run ended.
+    public enum Outcome: Sendable {
+        /// The source ended, or a signal stopped the run; everything was flushed.
+        case finished
+        /// The source failed while streaming (the error was printed).
+        case sourceFailed
+        /// The server could not listen (the reason was printed).
+        case cannotListen
+    }
+
+    /// The HTTP server.
+    public var server: LiveServer
+    /// The pacer feeding the session.
+    public var runner: LiveRunner
+    /// The host listened on (for messages and the latency probe).
+    public var host: String
+    /// Measure SSE delivery latency with an internal client.
+    public var measure: Bool
+    /// Keep serving after the source ends, until a signal.
+    public var linger: Bool
     /// Where the latency report goes (stdout, even with --quiet).
-    var report: JSONLinesSink
-    /// The exit status, set when the service returns.
-    let status = StatusBox()
+    public var report: JSONLinesSink
+    private let status = StatusBox()
 
-    final class StatusBox: @unchecked Sendable { var value: Int32 = 0 }
+    final class StatusBox: @unchecked Sendable { var value = Outcome.finished }
 
-    /// Runs the service group and returns the exit status.
-    func runGroup() async -> Int32 {
+    /// A service running `server` and `runner`.
+    public init(server: LiveServer, runner: LiveRunner, host: String, measure: Bool, linger: Bool, report: JSONLinesSink) {
+        (self.server, self.runner, self.host, self.measure, self.linger, self.report) = (server, runner, host, measure, linger, report)
+    }
+
+    /// Runs the service in a group with SIGTERM and SIGINT as graceful-shutdown signals; returns how it ended.
+    public func runGroup() async -> Outcome {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [.init(service: self, successTerminationBehavior: .gracefullyShutdownGroup)],
@@ -33,12 +51,13 @@ struct LiveCommandRun: Service {
             try await group.run()
         } catch {
             FileHandle.standardError.write(Data("vigil live: \(error)\n".utf8))
-            return 1
+            return .sourceFailed
         }
         return status.value
     }
 
-    func run() async throws {
+    /// Serves until the source ends (or a graceful shutdown), then flushes and stops the server.
+    public func run() async throws {
         let runner = self.runner
         status.value = await withGracefulShutdownHandler {
             await serve()
@@ -47,7 +66,7 @@ struct LiveCommandRun: Service {
         }
     }
 
-    private func serve() async -> Int32 {
+    private func serve() async -> Outcome {
         let started = AsyncStream<Int>.makeStream()
         let serverTask = Task {
             do {
@@ -65,7 +84,7 @@ struct LiveCommandRun: Service {
             port = value
             break
         }
-        guard let port else { return ExitStatus.usage }
+        guard let port else { return .cannotListen }
         let probeHost = host == "0.0.0.0" || host == "::" || host == "localhost" ? "127.0.0.1" : host
         let shown = host.contains(":") ? "[\(host)]" : host
         FileHandle.standardError.write(Data("vigil live: listening on http://\(shown):\(port) (source \(runner.source.name))\n".utf8))
@@ -92,17 +111,18 @@ struct LiveCommandRun: Service {
         await serverTask.value
         if let error = runner.error {
             FileHandle.standardError.write(Data("vigil live: \(runner.source.name): \(error)\n".utf8))
-            return 1
+            return .sourceFailed
         }
-        return 0
+        return .finished
     }
 
-    /// Runs `body` on the concurrency pool and blocks the calling thread until it returns.
-    static func block(_ body: @escaping @Sendable () async -> Int32) -> Int32 {
+    /// Runs the group on the concurrency pool and blocks the calling thread until it ends
+    /// (for a synchronous `main`).
+    public func runGroupBlocking() -> Outcome {
         let semaphore = DispatchSemaphore(value: 0)
         let box = StatusBox()
         Task.detached {
-            box.value = await body()
+            box.value = await runGroup()
             semaphore.signal()
         }
         semaphore.wait()
