@@ -5,8 +5,9 @@ import VigilDetectors
 import VigilDevice
 
 /// Analyzes many recordings on several cores: results are handed over in input order (so output
-/// is identical whatever the number of jobs), written per recording under `--out` atomically,
-/// and skipped on a later run when their outputs are complete (unless forced).
+/// is identical whatever the number of jobs), and a recording whose outputs under `--out` are
+/// complete from an earlier run with the same fingerprint is taken from there (unless forced).
+/// The sinks of an ``AnalysisRun`` write the results.
 public struct BatchAnalysis: Sendable {
     /// What to run.
     public var plan: AnalysisPlan
@@ -62,8 +63,8 @@ public struct BatchAnalysis: Sendable {
         return String(InputShard.fnv1a(text), radix: 16)
     }
 
-    /// Runs every recording, calling `emit` in input order (one call at a time) with its result
-    /// and the messages for stderr. Nothing is written here: the sinks write (``AnalysisRun``).
+    /// Runs every recording, calling `emit` with each finished recording in input order (one call
+    /// at a time). Nothing is written here: the sinks of an ``AnalysisRun`` write.
     public func run(_ recordings: [InputRecording], progress: ProgressBar, emit: @escaping @Sendable (FinishedRecording) -> Void) {
         if let outputDirectory { RecordingOutputWriter.removeStalePartials(under: outputDirectory) }
         let analyzer = RecordingAnalyzer(plan: plan, limits: limits, drawReport: outputDirectory != nil && drawReport)

@@ -202,7 +202,7 @@ struct LiveCommand: ParsableCommand {
 
         let mediaSource: any MediaSource
         do {
-            mediaSource = try makeSource(limits: limits)
+            mediaSource = try MediaSourceOpener.open(source, rawPCMRate: rate, channels: channels, limits: limits)
         } catch let failure as ScenarioLoadFailure {
             fail(failure.description)
         } catch {
@@ -233,24 +233,5 @@ struct LiveCommand: ParsableCommand {
         case .sourceFailed: Foundation.exit(ExitStatus.someInputsFailed)
         case .cannotListen: Foundation.exit(ExitStatus.usage)
         }
-    }
-
-    private func makeSource(limits: InputLimits) throws -> any MediaSource {
-        if source == "-" {
-            if let rate { return StdinPCMSource(sampleRate: rate, channels: channels, maxDuration: limits.maxAudioDuration) }
-            do {
-                return try Y4MVideoSource(path: "-", limits: ImageLimits(limits))
-            } catch {
-                throw SourceReadError(reason: "\(error) (raw PCM on stdin needs --rate)")
-            }
-        }
-        if source.lowercased().hasSuffix(".json") {
-            let loaded = try ScenarioLoader.load(path: source, limits: limits)
-            return ScenarioSource(renderer: try ScenarioRenderer(scenario: loaded.scenario, clips: loaded.clips), name: source)
-        }
-        if source.lowercased().hasSuffix(".y4m") {
-            return try Y4MVideoSource(path: source, limits: ImageLimits(limits))
-        }
-        return try FileAudioSource(path: source, limits: limits)
     }
 }

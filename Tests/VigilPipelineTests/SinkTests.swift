@@ -77,7 +77,7 @@ import VigilLive
         // A resumed recording is not written again, but counts in the summary.
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("elsewhere.flac").path))
         let summary = try JSONValue.parse(try Data(contentsOf: dir.appendingPathComponent("summary.json")))
-        #expect(summary["recordings"]?.arrayValue?.count == 2)
+        #expect(summary["files"]?.arrayValue?.count == 2)
     }
 
     @Test func outputFolderThatCannotBeWrittenNamesThePath() throws {
