@@ -11,6 +11,20 @@ import VigilVision
 /// the pipeline moved into this library (Golden/; PNGs by their FNV-1a 64 hash): the demo scene
 /// in every format, the output folder, a y4m clip, a PNG sequence with audio in images mode, and
 /// live runs of a file and a y4m clip.
+///
+/// To record them again (from the package root; `porch.y4m` is ``PipelineFixtures/movingSquareY4M(seconds:)``
+/// of 6 s, written to a directory D and analyzed from there so that records name it `porch.y4m`):
+///
+///     vigil analyze Samples/demo-scene.flac --device Samples/front-door.json --format jsonl   > demo-scene.jsonl
+///     ... --format tsv > demo-scene.tsv; --format table > demo-scene.table.txt; --format jsonl --explain > demo-scene.explain.jsonl
+///     ... --out O: O/summary.json, O/summary.tsv, O/demo-scene.flac/report.png (hash)
+///     (cd D && vigil analyze --video porch.y4m --device .../front-door.json --format jsonl) > porch.jsonl; with --out O:
+///         O/summary.json > porch.summary.json, O/porch.y4m/report.png (hash)
+///     vigil analyze --frames Samples/demo-frames --fps 10 --audio Samples/demo-scene.flac --device IMAGES --out O
+///         (IMAGES: front-door.json with "selectedRecordingMode": 3): O/demo-frames/events.jsonl, report.png and
+///         snapshots/1.png, 2.png (hashes)
+///     vigil live Samples/demo-scene.flac --speed 0 --listen 127.0.0.1:0 --device Samples/front-door.json > live-demo-scene.jsonl
+///     (cd D && vigil live porch.y4m --speed 0 --listen 127.0.0.1:0 --device .../front-door.json) > live-porch.jsonl
 @Suite struct GoldenOutputTests {
     enum Format: String, CaseIterable { case jsonl, tsv, table }
 

@@ -68,6 +68,7 @@ import VigilLive
         try sink.recordingFinished(finished)
         var resumed = finished
         resumed.recording = InputRecording(path: "elsewhere.flac", displayName: "elsewhere.flac")
+        resumed.summary.file = "elsewhere.flac"
         resumed.resumed = true
         try sink.recordingFinished(resumed)
         try sink.finish()
