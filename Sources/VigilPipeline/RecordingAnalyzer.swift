@@ -62,9 +62,9 @@ public struct RecordingAnalyzer: Sendable {
     public func decode(_ input: InputRecording, progress: (Double) -> Void = { _ in }) -> DecodedAudio {
         let file = input.displayName
         var result = DecodedAudio()
-        let reader: AudioFileReader
+        let source: FileAudioSource
         do {
-            reader = try AudioFileReader(path: input.path, limits: limits)
+            source = try FileAudioSource(path: input.path, limits: limits)
         } catch let error as AudioFileError {
             result.failure = Self.errorRecord(file, error)
             return result
@@ -72,6 +72,7 @@ public struct RecordingAnalyzer: Sendable {
             result.failure = AnalysisRecord(file: file, content: .error(kind: "unreadable", message: "\(input.path): \(error)"))
             return result
         }
+        let reader = source.reader
         result.sampleRate = reader.sampleRate
         let analyzer = AudioStreamAnalyzer(
             sampleRate: Double(reader.sampleRate), triggers: plan.detectorTriggers, settings: plan.settings)
@@ -80,7 +81,7 @@ public struct RecordingAnalyzer: Sendable {
         var buffer = [Float](repeating: 0, count: blockSize)
         do {
             while true {
-                let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
+                let n = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
                 if n == 0 { break }
                 _ = buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
                 progress(analyzer.mediaTime)
