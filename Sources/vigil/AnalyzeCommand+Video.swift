@@ -3,8 +3,6 @@ import Foundation
 import VigilAnalysis
 import VigilCore
 import VigilDevice
-import VigilFrameIO
-import VigilImaging
 import VigilPipeline
 import VigilVision
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import VigilPipeline
 import VigilBench
+import VigilPipeline
 
 extension BenchCommand {
     /// `vigil bench batch`.

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import VigilPipeline
-import VigilCore
 import VigilBench
-import VigilVision
+import VigilCore
 
 extension BenchCommand {
     /// `vigil bench motion`: per-pixel motion quality against ground-truth masks (CDnet 2014 rules).

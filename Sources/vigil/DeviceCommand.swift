@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import VigilPipeline
 import VigilCore
 import VigilDevice
+import VigilPipeline
 
 /// `vigil device`: device files.
 struct DeviceCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import VigilPipeline
 import VigilCore
+import VigilPipeline
 
 /// The `--max-*` options shared by the commands that read outside input; each sets one
 /// ``InputLimits`` value (defaults and errors in docs/RELIABILITY.md).

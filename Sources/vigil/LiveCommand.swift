@@ -1,13 +1,9 @@
 import ArgumentParser
 import Foundation
-import VigilPipeline
 import VigilControl
 import VigilCore
-import VigilDetectors
-import VigilDevice
-import VigilImaging
 import VigilLive
-import VigilSynth
+import VigilPipeline
 
 /// `vigil live`: the live event generator with its HTTP API.
 struct LiveCommand: ParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import VigilPipeline
 import VigilCore
 import VigilLearning
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import VigilPipeline
 import VigilLearning
 
 /// The PROVENANCE.tsv of a labeled data set (which source clips went into each file): the one named

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import VigilPipeline
 import VigilAnalysis
+import VigilPipeline
 
 /// `vigil summary`: run summaries.
 struct SummaryCommand: ParsableCommand {

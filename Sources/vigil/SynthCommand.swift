@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import VigilPipeline
 import VigilAudioIO
-import VigilCore
-import VigilSynth
+import VigilPipeline
 
 /// `vigil synth`: renders a labelled scenario to an audio file and a labels TSV.
 struct SynthCommand: ParsableCommand {

@@ -1,5 +1,4 @@
 import Foundation
-import VigilPipeline
 import VigilCore
 import VigilLearning
 import VigilScoring

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import VigilPipeline
 import VigilAudioIO
 import VigilCore
 import VigilLearning
+import VigilPipeline
 
 /// `vigil train`: trains a learned sound detector's model reproducibly.
 struct TrainCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import VigilPipeline
 import VigilDevice
 import VigilImaging
+import VigilPipeline
 import VigilVision
 
 /// `vigil zones`: zone tools.
