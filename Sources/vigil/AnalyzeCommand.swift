@@ -125,42 +125,20 @@ struct AnalyzeCommand: ParsableCommand {
 
     /// The `--triggers` filter, if given.
     func parsedTriggers() throws -> Set<EventTriggerType>? {
-        guard let triggers else { return nil }
-        var set: Set<EventTriggerType> = []
-        for name in triggers.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            guard let trigger = EventTriggerType(rawValue: name) else {
-                throw ValidationError("--triggers: '\(name)' is not a trigger (\(EventTriggerType.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            guard DetectorRegistry.detectableTriggers.contains(trigger) else {
-                throw ValidationError(
-                    "--triggers: \(name) has no detector in Vigil, so it never fires (detectable: "
-                        + "\(DetectorRegistry.detectableTriggers.map(\.rawValue).joined(separator: ", ")))")
-            }
-            set.insert(trigger)
+        do {
+            return try triggers.map(AnalysisOptions.triggers)
+        } catch {
+            throw ValidationError("--triggers: \(error)")
         }
-        return set
     }
 
     /// Sensitivity overrides from `--sensitivity`.
-    func parsedSensitivities() throws -> (all: Sensitivity?, perTrigger: [EventTriggerType: Sensitivity]) {
-        var all: Sensitivity?
-        var per: [EventTriggerType: Sensitivity] = [:]
-        for text in sensitivities {
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            let levelText = parts.count == 2 ? parts[1] : parts[0]
-            guard let level = Int(levelText), (1...10).contains(level) else {
-                throw ValidationError("--sensitivity \(text): the level must be a whole number from 1 to 10")
-            }
-            if parts.count == 2 {
-                guard let trigger = EventTriggerType(rawValue: parts[0]), trigger.isSound else {
-                    throw ValidationError("--sensitivity \(text): '\(parts[0])' is not a sound trigger")
-                }
-                per[trigger] = Sensitivity(level)
-            } else {
-                all = Sensitivity(level)
-            }
+    func parsedSensitivities() throws -> AnalysisOptions.SensitivityOverrides {
+        do {
+            return try AnalysisOptions.sensitivities(sensitivities)
+        } catch {
+            throw ValidationError("--sensitivity \(error)")
         }
-        return (all, per)
     }
 
     func run() throws {
@@ -172,14 +150,8 @@ struct AnalyzeCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         for warning in loaded.warnings { Self.stderr("warning: \(warning)") }
-        var settings = loaded.settings
-        let overrides = try parsedSensitivities()
-        if let all = overrides.all { settings.defaultSensitivity = all }
-        settings.sensitivity.merge(overrides.perTrigger) { _, new in new }
-        settings.models = try modelOptions.loadOrExit()
-        var policy = loaded.policy
-        if let only = try parsedTriggers() { policy = policy.narrowed(to: only) }
-        let plan = AnalysisPlan(policy: policy, settings: settings, explain: explain)
+        var plan = AnalysisOptions.plan(for: loaded, sensitivities: try parsedSensitivities(), triggers: try parsedTriggers(), explain: explain)
+        plan.settings.models = try modelOptions.loadOrExit()
         if frames != nil || video != nil {
             try runVideo(plan: plan, device: loaded.device, limits: try inputLimits.limits)
             return

@@ -171,12 +171,7 @@ struct LiveCommand: ParsableCommand {
     func run() throws {
         let (host, port) = LiveServerConfiguration.parseListen(listen)!
         var token: String?
-        if let tokenFile {
-            guard let data = FileManager.default.contents(atPath: tokenFile) else { fail("--token-file \(tokenFile): cannot read file") }
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty else { fail("--token-file \(tokenFile): the file is empty") }
-            token = text
-        }
+        do { token = try tokenFile.map(LiveServerConfiguration.token(fromFile:)) } catch { fail("--token-file \(error)") }
         let configuration = LiveServerConfiguration(
             host: host, port: port, token: token, maxBodySize: maxBodySize, maxBodyDepth: maxBodyDepth,
             requestTimeout: .milliseconds(Int64(requestTimeout * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
