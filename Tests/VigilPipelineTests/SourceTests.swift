@@ -3,6 +3,7 @@ import Testing
 import VigilAudioIO
 import VigilCore
 import VigilFrameIO
+import VigilImaging
 import VigilSynth
 @testable import VigilPipeline
 
@@ -67,11 +68,46 @@ import VigilSynth
         #expect(error?.reason.contains("y4m") == true)
     }
 
-    @Test func scenarioAndBufferSourcesRenderTheirSamples() throws {
+    /// A scenario (Samples/scenarios/alarms.json) rendered block by block: its whole duration,
+    /// the same samples again after a rewind, and the same samples whatever the block size.
+    @Test func scenarioSourceRendersTheWholeSceneRepeatably() throws {
+        let loaded = try ScenarioLoader.load(path: "Samples/scenarios/alarms.json")
+        let source = ScenarioSource(renderer: try ScenarioRenderer(scenario: loaded.scenario, clips: loaded.clips), name: "alarms")
+        #expect(source.sampleRate == Double(loaded.scenario.sampleRate) && !source.pacedByArrival)
+        let first = try Self.readAll(source, block: 160)
+        #expect(abs(Double(first.count) / source.sampleRate - loaded.scenario.duration) < 0.01)
+        #expect(first.contains { abs($0) > 0.01 })
+        #expect(try source.rewind())
+        #expect(try Self.readAll(source, block: 4096) == first)
+    }
+
+    @Test func bufferSourcesReplayTheirContents() throws {
         let samples = (0..<8000).map { Float(sin(Double($0) * 0.1)) }
         let buffer = SampleBufferSource(samples: samples, sampleRate: 8000)
         #expect(try Self.readAll(buffer, block: 333) == samples)
         #expect(try buffer.rewind() && Self.readAll(buffer) == samples)
+        let frames = (0..<3).map { VideoFrame(index: $0, time: Double($0) / 10, picture: .raster(RasterImage(width: 4, height: 2, format: .gray))) }
+        let list = FrameListSource(frames: frames)
+        var times: [Double] = []
+        while let frame = list.nextFrame() { times.append(frame.time) }
+        #expect(try times == [0, 0.1, 0.2] && list.rewind() && list.nextFrame()?.time == 0)
+    }
+
+    /// `vigil live SOURCE`: each kind of argument opens its source.
+    @Test func openerChoosesTheSourceByArgument() throws {
+        let dir = try PipelineFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("porch.y4m")
+        try PipelineFixtures.movingSquareY4M(seconds: 1).write(to: clip)
+        let open = { (argument: String) in try MediaSourceOpener.open(argument, rawPCMRate: nil, channels: 1, limits: .default) }
+        #expect(try open(PipelineFixtures.demoScene) is FileAudioSource)
+        #expect(try open(clip.path) is Y4MVideoSource)
+        #expect(try open("Samples/scenarios/alarms.json") is ScenarioSource)
+        #expect(try MediaSourceOpener.open("-", rawPCMRate: 16_000, channels: 2, limits: .default) is StdinPCMSource)
+        let badScenario = dir.appendingPathComponent("bad.json")
+        try Data("{\"sampleRate\": 3}".utf8).write(to: badScenario)
+        let error = #expect(throws: ScenarioLoadFailure.self) { try open(badScenario.path) }
+        #expect(error?.description.contains(badScenario.path) == true)
     }
 
     @Test func y4mSourceReadsFramesInMediaTimeAndRewinds() throws {
@@ -126,6 +162,30 @@ import VigilSynth
         let source = try FFmpegFrameSource(path: bad.path)
         let error = #expect(throws: FrameSourceError.self) { try source.nextFrame() }
         #expect(error?.description.contains(bad.path) == true)
+    }
+}
+
+/// The options of `vigil analyze` parsed into the plan.
+@Suite struct AnalysisOptionsTests {
+    @Test func triggersAndSensitivitiesShapeThePlan() throws {
+        let loaded = try LoadedDevice.load(path: PipelineFixtures.deviceFile)
+        let overrides = try AnalysisOptions.sensitivities(["8", "smokeAlarm=2"])
+        let plan = AnalysisOptions.plan(
+            for: loaded, sensitivities: overrides, triggers: try AnalysisOptions.triggers("smokeAlarm, sound"), explain: true)
+        #expect(plan.settings.defaultSensitivity == Sensitivity(8) && plan.settings.sensitivity[.smokeAlarm] == Sensitivity(2))
+        #expect(plan.policy.enabledTriggers == [.smokeAlarm, .sound] && plan.explain)
+    }
+
+    @Test(arguments: ["bogus", "personDetected"])
+    func unknownOrUndetectableTriggerIsRefused(name: String) {
+        let error = #expect(throws: AnalysisOptions.ParseError.self) { try AnalysisOptions.triggers("sound,\(name)") }
+        #expect(error?.description.contains(name) == true)
+    }
+
+    @Test(arguments: ["0", "11", "x", "motion=3", "smokeAlarm=11"])
+    func badSensitivityIsRefused(text: String) {
+        let error = #expect(throws: AnalysisOptions.ParseError.self) { try AnalysisOptions.sensitivities([text]) }
+        #expect(error?.description.hasPrefix(text) == true)
     }
 }
 
