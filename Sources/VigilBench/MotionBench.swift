@@ -12,18 +12,27 @@ import VigilVision
 public enum MotionBench {
     /// One sequence's result.
     public struct SequenceResult {
+        /// The sequence folder's name.
         public var name: String
+        /// Frames decoded.
         public var frames: Int
+        /// Frames scored (the range in sequence.json).
         public var scoredFrames: Int
+        /// Per-pixel counts over the scored frames.
         public var counts: MotionSegmentationCounts
+        /// Zone activity counts (2 x 2 grid) over the scored frames.
         public var zones: ZoneActivityCounts
+        /// The detector's thread CPU time over every frame.
         public var cpuSeconds: Double
+        /// The detector's CPU time per frame, in milliseconds.
         public var millisecondsPerFrame: Double { frames > 0 ? cpuSeconds * 1000 / Double(frames) : 0 }
     }
 
     /// A sequence that could not be scored.
     public struct SequenceError: Error, CustomStringConvertible {
+        /// The file or directory concerned.
         public var path: String
+        /// Why it failed.
         public var reason: String
         public var description: String { "\(path): \(reason)" }
     }
@@ -113,6 +122,7 @@ public enum MotionBench {
     /// The measures in column order.
     public static let columns = ["recall", "specificity", "fpr", "fnr", "pwc", "precision", "fMeasure", "zoneF1", "msPerFrame"]
 
+    /// The measures of one sequence in column order (``columns``).
     public static func measures(_ r: SequenceResult) -> [Double?] {
         let c = r.counts
         return [
@@ -129,6 +139,7 @@ public enum MotionBench {
         }
     }
 
+    /// The text table: one row per sequence and their mean.
     public static func table(_ results: [SequenceResult]) -> String {
         let header = ["sequence", "frames", "Re", "Sp", "FPR", "FNR", "PWC", "Pr", "F", "zoneF1", "ms/frame"]
         func text(_ value: Double?, _ column: Int) -> String {
@@ -149,6 +160,7 @@ public enum MotionBench {
         }.joined(separator: "\n") + "\n"
     }
 
+    /// The JSON report: protocol, sequences, mean and errors.
     public static func json(_ results: [SequenceResult], failures: [SequenceError]) -> JSONValue {
         func number(_ value: Double?) -> JSONValue { value.map { .number(($0 * 1e6).rounded() / 1e6) } ?? .null }
         func measureObject(_ values: [Double?]) -> [(String, JSONValue)] { zip(columns, values).map { ($0, number($1)) } }

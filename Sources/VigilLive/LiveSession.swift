@@ -193,7 +193,7 @@ public final class LiveSession: @unchecked Sendable {
         records += engine.finish(at: now)
         for record in records { emit(record, at: now, into: &out) }
         publish(type: "end", at: now, members: [("time", RecordEncoder.rounded(now))], into: &out)
-        for sink in sinks { try? sink.finish() }
+        for sink in sinks { try? sink.finish() }  // stream sinks write as they receive; nothing is held back to fail
         return out
     }
 

@@ -8,7 +8,9 @@ import VigilImaging
 public final class FFmpegFrameSource: VideoSource {
     /// Why the decoder could not start or failed.
     public struct DecoderError: Error, CustomStringConvertible {
+        /// The file or directory concerned.
         public var path: String
+        /// Why it failed.
         public var reason: String
         public var description: String { "\(path): \(reason)" }
     }

@@ -35,7 +35,9 @@ public enum InputDiscovery {
 
     /// A problem with an input argument itself (missing path).
     public struct Problem: Error, CustomStringConvertible {
+        /// The file or directory concerned.
         public var path: String
+        /// Why it failed.
         public var reason: String
         public var description: String { "\(path): \(reason)" }
     }

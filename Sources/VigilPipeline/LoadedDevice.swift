@@ -6,7 +6,9 @@ import VigilEvents
 
 /// A device file that could not be used: every problem, each with its JSON path.
 public struct DeviceLoadFailure: Error, CustomStringConvertible {
+    /// The file or directory concerned.
     public var path: String
+    /// Every problem, with its JSON path where it applies.
     public var problems: [String]
     public var description: String {
         "\(path): invalid device file (\(problems.count) problem\(problems.count == 1 ? "" : "s")):\n"
@@ -16,14 +18,19 @@ public struct DeviceLoadFailure: Error, CustomStringConvertible {
 
 /// The device as the analysis needs it: the device, its event policy and detector settings.
 public struct LoadedDevice {
+    /// The device.
     public var device: Device
+    /// Its event policy.
     public var policy: EventPolicy
+    /// Detector settings (sensitivities from the device).
     public var settings: DetectorSettings
+    /// Warnings about the file (unknown keys, undetectable triggers).
     public var warnings: [String]
 
     /// The built-in default device: the triggers Vigil detects supported and enabled, ebr, transport active, no zones.
     public static var builtIn: LoadedDevice { LoadedDevice(device: .default, warnings: []) }
 
+    /// The device as the analysis needs it.
     public init(device: Device, warnings: [String]) {
         self.device = device
         self.policy = EventPolicy(device: device)

@@ -9,7 +9,9 @@ import VigilVision
 public final class MotionDiagnosticsWriter {
     /// An output that cannot be written: names the path and the reason.
     public struct UnwritableError: Error, CustomStringConvertible {
+        /// The file or directory concerned.
         public var path: String
+        /// Why it failed.
         public var reason: String
         public var description: String { "\(path): \(reason)" }
     }

@@ -136,6 +136,7 @@ public struct RecordingAnalyzer: Sendable {
             reportPNG: png)
     }
 
+    /// The report bar of an `event` record; nil for other records.
     public static func reportEvent(_ record: AnalysisRecord) -> ReportEvent? {
         guard case .engine(.event(let e)) = record.content else { return nil }
         return ReportEvent(trigger: e.trigger.rawValue, start: e.start, end: e.end, detectedAt: e.detectedAt, zone: e.zone.map(Int.init))
@@ -148,6 +149,8 @@ public struct RecordingAnalyzer: Sendable {
 
 /// Holds the spectrogram summary the frame observer fills (one recording, one thread).
 public final class SpectrogramCollector {
+    /// The reduced spectrogram so far.
     public var summary: SpectrogramSummary
+    /// A collector for a recording of about `expectedDuration` seconds.
     public init(expectedDuration: Double) { summary = SpectrogramSummary(expectedDuration: expectedDuration) }
 }

@@ -37,7 +37,9 @@ public enum RecordingOutputWriter {
 
     /// A file that could not be written.
     public struct WriteError: Error, CustomStringConvertible {
+        /// The file or directory concerned.
         public var path: String
+        /// Why it failed.
         public var reason: String
         public var description: String { "\(path): cannot write output: \(reason)" }
     }

@@ -6,8 +6,11 @@ import VigilSynth
 /// Reads a scenario file and the clips it names (paths relative to the scenario's directory,
 /// mixed to mono, at the scenario's sample rate), for `vigil synth` and `vigil live`.
 public struct ScenarioLoader {
+    /// The scenario.
     public var scenario: Scenario
+    /// The clips' samples by their path in the scenario.
     public var clips: [String: [Float]]
+    /// The clips' durations in seconds.
     public var clipDurations: [String: Double]
 
     /// Loads `path`; errors name the file and, for scenario problems, the JSON path.
@@ -102,7 +105,9 @@ extension ScenarioLoader {
 
 /// A scenario file that could not be used, with every problem (JSON paths where they apply).
 public struct ScenarioLoadFailure: Error, CustomStringConvertible {
+    /// The file or directory concerned.
     public var path: String
+    /// Every problem, with its JSON path where it applies.
     public var problems: [String]
     public var description: String {
         "\(path): invalid scenario (\(problems.count) problem\(problems.count == 1 ? "" : "s")):\n" + problems.map { "  \($0)\n" }.joined()

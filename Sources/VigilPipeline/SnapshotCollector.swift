@@ -38,11 +38,15 @@ public final class SnapshotCollector {
 
     /// Identifies a detection by trigger, zone and time.
     public struct DetectionKey: Hashable {
+        /// The trigger.
         public var trigger: EventTriggerType
+        /// The zone, if any.
         public var zone: UInt16?
+        /// The detection time.
         public var time: Double
     }
 
+    /// A collector following `policy`, writing snapshots into `directory` (none without one).
     public init(policy: EventPolicy, overlay: ZoneOverlay, directory: String?) {
         self.engine = EventEngine(policy: policy)
         self.overlay = overlay

@@ -8,9 +8,13 @@ import VigilCore
 /// Raw signed 16-bit little-endian PCM on stdin (interleaved `channels`), mixed to mono and
 /// processed as it arrives.
 public final class StdinPCMSource: AudioSource {
+    /// Samples per second.
     public let sampleRate: Double
+    /// Interleaved channels, mixed to mono.
     public let channels: Int
+    /// The name records carry.
     public let name = "stdin"
+    /// Processed as it arrives.
     public var pacedByArrival: Bool { true }
     /// Most frames accepted (``InputLimits/maxAudioDuration``); more is an error.
     public let maxFrames: Int64
@@ -70,6 +74,7 @@ public final class StdinPCMSource: AudioSource {
         return frames
     }
 
+    /// Standard input cannot start again.
     public func rewind() throws -> Bool { false }
 }
 

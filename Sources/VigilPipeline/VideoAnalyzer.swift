@@ -41,9 +41,13 @@ public struct VideoAnalyzer {
 
     /// The outcome for one recording.
     public struct Outcome: Sendable {
+        /// Output records (engine records, then warnings and errors).
         public var records: [AnalysisRecord]
+        /// Whether the recording failed (fully or partly).
         public var failed: Bool
+        /// Frames analyzed.
         public var frames: Int
+        /// Snapshots written.
         public var snapshots: Int
         /// Seconds of media analyzed (the longer of video and audio).
         public var mediaSeconds: Double = 0
