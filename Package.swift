@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "VigilReport", targets: ["VigilReport"]),
         .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
         .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
+        .library(name: "VigilPipeline", targets: ["VigilPipeline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,6 +45,9 @@ let package = Package(
         // Already in the graph through Hummingbird; named here for the live tests' HTTP client.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Already in the graph through Hummingbird; `vigil live` shuts down through a ServiceGroup (VigilLive/LiveService).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // C libraries from Debian, one shim each (swift-nio style: C* targets).
@@ -84,14 +88,36 @@ let package = Package(
         // no server code, so the control-payload fuzz target needs no NIO build.
         .target(name: "VigilControl", dependencies: ["VigilCore", "VigilDevice"], swiftSettings: nativeFlags),
 
+        // The analysis pipeline: audio and frame sources (files, stdin, y4m, PNG sequences, ffmpeg),
+        // the analyzers, the event engine run, and the event sinks (JSON Lines, TSV, table, output folder).
+        .target(
+            name: "VigilPipeline",
+            dependencies: [
+                "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAnalysis", "VigilAudioIO",
+                "VigilFrameIO", "VigilImaging", "VigilVision", "VigilReport", "VigilSynth",
+            ],
+            swiftSettings: nativeFlags),
+
+        // The benchmarks behind `vigil bench` (accuracy scoring, speed, kernels, batch, motion masks):
+        // tools, so they may link the scorer and the trainer's data-set readers; no runtime module depends on them.
+        .target(
+            name: "VigilBench",
+            dependencies: [
+                "VigilPipeline", "VigilCore", "VigilAnalysis", "VigilAudioIO", "VigilDSP", "VigilDetectors", "VigilEvents",
+                "VigilFrameIO", "VigilImaging", "VigilLearning", "VigilReport", "VigilScoring", "VigilSynth", "VigilVision",
+            ],
+            swiftSettings: nativeFlags),
+
         // The live event generator's HTTP server.
         .target(
             name: "VigilLive",
             dependencies: [
                 "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilSynth", "VigilDSP",
-                "VigilVision", "VigilFrameIO", "VigilImaging",
+                "VigilVision", "VigilFrameIO", "VigilImaging", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: nativeFlags),
 
@@ -101,8 +127,9 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
                 "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning", "VigilImaging", "VigilVision",
-                "VigilFrameIO", "VigilControl", "VigilLive", "VigilReport",
+                "VigilFrameIO", "VigilControl", "VigilLive", "VigilReport", "VigilPipeline", "VigilBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+
             ],
             swiftSettings: nativeFlags),
 
@@ -137,16 +164,23 @@ let package = Package(
             name: "VigilLiveTests",
             dependencies: [
                 "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilAudioIO", "VigilFrameIO", "VigilImaging",
-                "VigilServerTesting",
+                "VigilServerTesting", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
+        .testTarget(
+            name: "VigilPipelineTests",
+            dependencies: [
+                "VigilPipeline", "VigilAnalysis", "VigilAudioIO", "VigilCore", "VigilDevice", "VigilFrameIO", "VigilImaging", "VigilSynth",
+                "VigilLive", "VigilControl", "VigilVision",
+            ],
+            exclude: ["Golden"]),
         .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilLearning", "VigilSynth"]),
         .testTarget(
             name: "VigilHostileInputTests",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilAudioIO", "VigilImaging", "VigilFrameIO", "VigilSynth", "VigilControl", "VigilLive",
-                "VigilServerTesting",
+                "VigilServerTesting", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             exclude: ["Corpus"]),

@@ -3,6 +3,7 @@ import Foundation
 import VigilAudioIO
 import VigilCore
 import VigilLearning
+import VigilPipeline
 
 /// `vigil train`: trains a learned sound detector's model reproducibly.
 struct TrainCommand: ParsableCommand {

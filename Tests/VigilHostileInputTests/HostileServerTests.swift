@@ -6,6 +6,7 @@ import VigilControl
 import VigilCore
 import VigilDevice
 import VigilLive
+import VigilPipeline
 import VigilSynth
 
 /// The live server under abuse: a flood of malformed requests, 100 concurrent stream clients,
