@@ -17,25 +17,19 @@ let nativeFlags: [SwiftSetting] =
 let package = Package(
     name: "Vigil",
     platforms: [.macOS(.v14)],
+    // Three deliberate products: the command, the analysis library (everything needed to analyze a
+    // recording or a stream: device model, event engine, DSP, detectors, file and frame I/O) and the
+    // live server. The training and scoring modules are no product: only the command, the developer
+    // tools and the tests link them (docs/architecture.md, "Modules").
     products: [
         .executable(name: "vigil", targets: ["vigil"]),
-        .library(name: "VigilCore", targets: ["VigilCore"]),
-        .library(name: "VigilGeometry", targets: ["VigilGeometry"]),
-        .library(name: "VigilDevice", targets: ["VigilDevice"]),
-        .library(name: "VigilEvents", targets: ["VigilEvents"]),
-        .library(name: "VigilDSP", targets: ["VigilDSP"]),
-        .library(name: "VigilDetectors", targets: ["VigilDetectors"]),
-        .library(name: "VigilSynth", targets: ["VigilSynth"]),
-        .library(name: "VigilScoring", targets: ["VigilScoring"]),
-        .library(name: "VigilLearning", targets: ["VigilLearning"]),
-        .library(name: "VigilImaging", targets: ["VigilImaging"]),
-        .library(name: "VigilVision", targets: ["VigilVision"]),
-        .library(name: "VigilFrameIO", targets: ["VigilFrameIO"]),
-        .library(name: "VigilControl", targets: ["VigilControl"]),
+        .library(
+            name: "VigilPipeline",
+            targets: [
+                "VigilCore", "VigilGeometry", "VigilDevice", "VigilEvents", "VigilControl", "VigilDSP", "VigilDetectors",
+                "VigilImaging", "VigilVision", "VigilFrameIO", "VigilAudioIO", "VigilAnalysis", "VigilSynth", "VigilReport",
+            ]),
         .library(name: "VigilLive", targets: ["VigilLive"]),
-        .library(name: "VigilReport", targets: ["VigilReport"]),
-        .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
-        .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,6 +38,8 @@ let package = Package(
         // Already in the graph through Hummingbird; named here for the live tests' HTTP client.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Already in the graph through Hummingbird; named here because the live server logs through it.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries from Debian, one shim each (swift-nio style: C* targets).
@@ -66,7 +62,7 @@ let package = Package(
         .target(name: "VigilScoring", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
         .target(
             name: "VigilAnalysis",
-            dependencies: ["VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilVision"],
+            dependencies: ["VigilCore", "VigilEvents", "VigilDSP", "VigilDetectors"],
             swiftSettings: nativeFlags),
 
         .target(name: "VigilImaging", dependencies: ["VigilCore", "CPNG"], swiftSettings: nativeFlags),
@@ -74,7 +70,7 @@ let package = Package(
             name: "VigilVision",
             dependencies: ["VigilCore", "VigilGeometry", "VigilDevice", "VigilImaging"], swiftSettings: nativeFlags),
 
-        .target(name: "VigilReport", dependencies: ["VigilCore", "VigilImaging", "VigilDSP"], swiftSettings: nativeFlags),
+        .target(name: "VigilReport", dependencies: ["VigilImaging", "VigilDSP"], swiftSettings: nativeFlags),
 
         // System code: files.
         .target(name: "VigilFrameIO", dependencies: ["VigilCore", "VigilImaging"], swiftSettings: nativeFlags),
@@ -91,7 +87,10 @@ let package = Package(
                 "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilSynth", "VigilDSP",
                 "VigilVision", "VigilFrameIO", "VigilImaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: nativeFlags),
 
@@ -99,12 +98,16 @@ let package = Package(
         .executableTarget(
             name: "vigil",
             dependencies: [
-                "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
+                "VigilCore", "VigilGeometry", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
                 "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning", "VigilImaging", "VigilVision",
                 "VigilFrameIO", "VigilControl", "VigilLive", "VigilReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: nativeFlags),
+
+        // Developer tool, not a product: writes Sources/VigilDetectors/EmbeddedModels.swift from
+        // Models/*.json (`make embedded-models`).
+        .executableTarget(name: "vigil-embed-models", dependencies: ["VigilLearning"], swiftSettings: nativeFlags),
 
         // The live server's test harness: runs a LiveServer on a free port and talks HTTP/1.1 to it
         // over real TCP (Tests/VigilServerTesting; not HummingbirdTesting, see TestHTTPClient).
@@ -120,28 +123,29 @@ let package = Package(
             path: "Tests/VigilServerTesting"),
 
         .testTarget(name: "VigilGeometryTests", dependencies: ["VigilGeometry"]),
-        .testTarget(name: "VigilDeviceTests", dependencies: ["VigilDevice"]),
-        .testTarget(name: "VigilEventsTests", dependencies: ["VigilEvents", "VigilDevice"]),
+        .testTarget(name: "VigilDeviceTests", dependencies: ["VigilDevice", "VigilCore"]),
+        .testTarget(name: "VigilEventsTests", dependencies: ["VigilEvents", "VigilCore"]),
         .testTarget(name: "VigilDSPTests", dependencies: ["VigilDSP", "VigilSynth"]),
-        .testTarget(name: "VigilAudioIOTests", dependencies: ["VigilAudioIO", "VigilSynth"]),
-        .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth"]),
+        .testTarget(name: "VigilAudioIOTests", dependencies: ["VigilAudioIO", "VigilSynth", "VigilCore"]),
+        .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth", "VigilCore"]),
         .testTarget(name: "VigilScoringTests", dependencies: ["VigilScoring"]),
         .testTarget(
             name: "VigilLearningTests",
-            dependencies: ["VigilLearning", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring"]),
+            dependencies: ["VigilLearning", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring", "VigilCore", "VigilDSP"]),
         .testTarget(name: "VigilImagingTests", dependencies: ["VigilImaging"]),
-        .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth", "VigilCore"]),
-        .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilEvents"]),
+        .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth"]),
+        .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilCore", "VigilGeometry"]),
         .testTarget(name: "VigilFrameIOTests", dependencies: ["VigilFrameIO", "VigilImaging"]),
         .testTarget(
             name: "VigilLiveTests",
             dependencies: [
-                "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilAudioIO", "VigilFrameIO", "VigilImaging",
+                "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilFrameIO", "VigilImaging", "VigilCore", "VigilDetectors",
                 "VigilServerTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
-        .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilLearning", "VigilSynth"]),
+        .testTarget(
+            name: "VigilCLITests",
+            dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilLearning", "VigilSynth", "VigilCore", "VigilDetectors", "VigilEvents", "VigilImaging"]),
         .testTarget(
             name: "VigilHostileInputTests",
             dependencies: [
