@@ -14,7 +14,7 @@ RELEASE_BIN  := .build/release/vigil
 VIGIL_OPTIMIZED_DEBUG ?= 1
 export VIGIL_OPTIMIZED_DEBUG
 
-.PHONY: all deps build demo test release clean help bench bench-instructions training-music training-words music-check bark-check \
+.PHONY: all deps build demo test embedded-models release clean help bench bench-instructions training-music training-words music-check bark-check \
 	test-asan test-tsan test-hostile test-hardening test-repeat fuzz-build fuzz fuzz-smoke
 
 all: build
@@ -25,6 +25,7 @@ help:
 	@echo "make build   - release build of the vigil command (.build/release/vigil)"
 	@echo "make bench   - package-benchmark suites in Benchmarks/ (see BENCHMARKS.md)"
 	@echo "make bench-instructions - instructions per kernel unit, counted with callgrind"
+	@echo "make embedded-models - regenerate Sources/VigilDetectors/EmbeddedModels.swift from Models/*.json"
 	@echo "make training-music - render Models/music-negatives (dogBark's training negatives) with FluidSynth"
 	@echo "make training-words - make Models/word-positives (personTalking's extra training words) from Debian's qabcs-data"
 	@echo "make music-check - false alarms of the learned detectors on 3.6 h of released music (Debian packages)"
@@ -60,6 +61,10 @@ define deb_unpack
 	done
 	@for f in $(1)/debs/*.deb; do dpkg-deb -x $$f $(1)/x; done
 endef
+
+# The shipped models compiled into the binary: Models/*.json, minified, as Swift string literals.
+embedded-models:
+	$(SWIFT) run vigil-embed-models Models Sources/VigilDetectors/EmbeddedModels.swift
 
 deps:
 	$(call apt_install,$(APT_PACKAGES))

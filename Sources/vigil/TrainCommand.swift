@@ -271,12 +271,12 @@ struct TrainCommand: ParsableCommand {
         try RecordingOutputWriter.atomicWrite(card, to: ((out as NSString).deletingPathExtension) + ".md")
         if let embed {
             let directory = (out as NSString).deletingLastPathComponent
-            var models: [(label: String, text: String)] = []
+            var models: [(name: String, text: String)] = []
             for name in Self.trainable {
                 let path = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent("\(name).json")
-                if let data = FileManager.default.contents(atPath: path) { models.append((name, String(decoding: data, as: UTF8.self))) }
+                if let data = FileManager.default.contents(atPath: path) { models.append((path, String(decoding: data, as: UTF8.self))) }
             }
-            try RecordingOutputWriter.atomicWrite(SoundModelTrainer.embeddedModelsSource(models), to: embed)
+            try RecordingOutputWriter.atomicWrite(EmbeddedModelsSource.render(files: models), to: embed)
         }
         var members: [(String, JSONValue)] = [
             ("type", "trained"), ("label", .string(label)), ("out", .string(out)), ("files", .number(Double(files.count))),

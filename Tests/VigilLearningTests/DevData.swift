@@ -303,12 +303,12 @@ enum DevData {
     /// Regenerates EmbeddedModels.swift from the files in Models/.
     static func writeEmbedded() throws {
         let models = DevData.packageRoot.appendingPathComponent("Models")
-        var files: [(label: String, text: String)] = []
+        var files: [(name: String, text: String)] = []
         for label in ["dogBark", "glassBreak", "personTalking"] {
             let url = models.appendingPathComponent("\(label).json")
-            if let text = try? String(contentsOf: url, encoding: .utf8) { files.append((label, text)) }
+            if let text = try? String(contentsOf: url, encoding: .utf8) { files.append((url.path, text)) }
         }
-        let source = SoundModelTrainer.embeddedModelsSource(files)
+        let source = try EmbeddedModelsSource.render(files: files)
         try source.write(
             to: DevData.packageRoot.appendingPathComponent("Sources/VigilDetectors/EmbeddedModels.swift"), atomically: true,
             encoding: .utf8)

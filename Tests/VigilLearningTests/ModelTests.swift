@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VigilAudioIO
 import VigilCore
 import VigilDSP
 import VigilDetectors
@@ -125,16 +126,95 @@ struct ModelTests {
         }
     }
 
-    @Test("embedded models equal the files in Models/ byte for byte")
+    @Test("embedded models decode to exactly the values of the files in Models/")
     func embeddedMatchFiles() throws {
-        for label in ["dogBark", "glassBreak", "personTalking"] {
+        #expect(EmbeddedModels.labels == ["dogBark", "glassBreak", "personTalking"])
+        for label in EmbeddedModels.labels {
             let url = DevData.packageRoot.appendingPathComponent("Models/\(label).json")
-            let file = try String(contentsOf: url, encoding: .utf8)
-            let embedded = try #require(EmbeddedModels.text(for: label), "no embedded \(label)")
-            #expect(Array((embedded + "\n").utf8) == Array(file.utf8), "\(label) embedded copy differs from Models/\(label).json")
-            let model = try SoundModel(fileText: file)
-            #expect(model.label == label)
+            let file = try SoundModel(fileText: try String(contentsOf: url, encoding: .utf8))
+            let text = try #require(EmbeddedModels.text(for: label), "no embedded \(label)")
+            #expect(!text.contains("\n"), "\(label): the embedded text is not minified")
+            let embedded = try SoundModel(fileText: text)
+            let trigger = try #require(EventTriggerType(rawValue: label))
+            let shipped = try #require(try LearnedSoundDetector.loadShippedModel(for: trigger))
+            #expect(embedded == file && shipped == file, "\(label): the embedded model differs from Models/\(label).json")
+            // Bit for bit: == on Float treats -0 and 0 as equal.
+            #expect(shipped.classifier.baseLogit.bitPattern == file.classifier.baseLogit.bitPattern)
+            #expect(shipped.classifier.nodes.map(\.value.bitPattern) == file.classifier.nodes.map(\.value.bitPattern), "\(label)")
+            #expect(shipped.classifier.nodes.map(\.feature) == file.classifier.nodes.map(\.feature), "\(label)")
+            #expect(shipped.classifier.nodes.map(\.left) == file.classifier.nodes.map(\.left), "\(label)")
+            #expect(shipped.classifier.roots == file.classifier.roots, "\(label)")
+            #expect(shipped.json == file.json, "\(label)")
             #expect(FileManager.default.fileExists(atPath: DevData.packageRoot.appendingPathComponent("Models/\(label).md").path))
+        }
+    }
+
+    /// Detector settings with the models of the files in Models/ and every learned trigger at `sensitivity`.
+    static func settingsWithFileModels(sensitivity: Int) throws -> DetectorSettings {
+        var settings = DetectorSettings()
+        for trigger in [EventTriggerType.dogBark, .glassBreak, .personTalking] {
+            let url = DevData.packageRoot.appendingPathComponent("Models/\(trigger.rawValue).json")
+            settings.models[trigger] = try SoundModel(fileText: try String(contentsOf: url, encoding: .utf8))
+            settings.sensitivity[trigger] = Sensitivity(sensitivity)
+        }
+        return settings
+    }
+
+    @Test("on the demo scene the shipped classifiers give bit for bit the logits, and the detectors the detections, of the Models/ files")
+    func embeddedDetectionsMatchFiles() throws {
+        let path = DevData.packageRoot.appendingPathComponent("Samples/demo-scene.flac").path
+        let (samples, rate) = try AudioFileReader.readAllMono(path: path)
+        let fromFiles = try Self.settingsWithFileModels(sensitivity: 10)
+        var shipped = fromFiles
+        shipped.models = [:]
+        #expect(runLearned(samples, rate: Double(rate), settings: shipped) == runLearned(samples, rate: Double(rate), settings: fromFiles))
+        // The demo scene has no bark, glass break or speech: compare every decision's logit as well.
+        let features = SoundModelTrainer.extractFeatures(name: "demo-scene.flac", samples: samples, sampleRate: Double(rate))
+        let dimension = FeatureSpec.current.dimension
+        #expect(features.matrix.count / dimension > 100)
+        for (trigger, file) in fromFiles.models {
+            let model = try #require(LearnedSoundDetector.shippedModel(for: trigger))
+            var differing = 0
+            features.matrix.withUnsafeBufferPointer { m in
+                for row in 0..<(m.count / dimension) {
+                    let x = UnsafeBufferPointer(rebasing: m[(row * dimension)..<((row + 1) * dimension)])
+                    if model.classifier.logit(x).bitPattern != file.classifier.logit(x).bitPattern { differing += 1 }
+                }
+            }
+            #expect(differing == 0, "\(trigger.rawValue): \(differing) decisions differ")
+        }
+    }
+
+    @Test(
+        "the shipped detectors find on a bark, a glass break and a word exactly what the Models/ files find",
+        .enabled(if: DevData.available, "needs ../shared/data"))
+    func embeddedDetectionsMatchFilesOnDevRecordings() throws {
+        let fromFiles = try Self.settingsWithFileModels(sensitivity: 5)
+        var shipped = fromFiles
+        shipped.models = [:]
+        for name in ["iso_dog_102106-3-0-0.flac", "iso_glass_1_-_10_.flac", "iso_speech_0_yweweler_34.flac"] {
+            let (samples, rate) = try DevData.loadAudio(DevData.devDirectory.appendingPathComponent("audio/\(name)").path)
+            let withShipped = runLearned(samples, rate: rate, settings: shipped)
+            #expect(!withShipped.isEmpty, "\(name): no learned detection")
+            #expect(withShipped == runLearned(samples, rate: rate, settings: fromFiles), "\(name)")
+        }
+    }
+
+    @Test("a shipped model that does not load is an error naming its label and the reason")
+    func brokenShippedModel() {
+        let text = EmbeddedModels.text(for: "dogBark")!
+        for (label, broken, reason) in [
+            ("catMeow", nil, "no embedded model"),
+            ("dogBark", String(text.dropLast(100)), "not valid JSON"),
+            ("dogBark", text.replacingOccurrences(of: "\"kind\":\"gbdt\"", with: "\"kind\":\"svm\""), "classifier"),
+            ("glassBreak", text, "the model of dogBark"),
+        ] as [(String, String?, String)] {
+            let result = ShippedModels.decode(label: label, text: broken)
+            #expect(throws: ShippedModelError.self) { try result.get() }
+            if case .failure(let error) = result {
+                #expect(error.label == label)
+                #expect(error.description.contains("shipped \(label) model") && error.description.contains(reason), "\(error)")
+            }
         }
     }
 
