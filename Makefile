@@ -136,7 +136,7 @@ music-check: build
 # Recall of the shipped dogBark detector on barks of dogs no model has heard (docs/sound-models.md,
 # "Unseen barks"): the bark sound effects of nine Debian packages (downloaded into .build, never
 # copied into the project), each played as a bout of three over development-set backgrounds at 20
-# and 6 dB SNR (Tests/VigilLearningTests/UnseenBarkCheck.swift; needs ../shared/data).
+# and 6 dB SNR (Tests/VigilTrainingTests/UnseenBarkCheck.swift; needs ../shared/data).
 BARK_CHECK          := .build/bark-check
 BARK_CHECK_PACKAGES := lugaru-data scorched3d-data trophy-data etw-data scratch qabcs-data mate-media-common \
   xemacs21-basesupport hyperrogue-music

@@ -26,7 +26,7 @@ let package = Package(
         .library(
             name: "VigilPipeline",
             targets: [
-                "VigilCore", "VigilGeometry", "VigilDevice", "VigilEvents", "VigilControl", "VigilDSP", "VigilDetectors",
+                "VigilCore", "VigilGeometry", "VigilDevice", "VigilEvents", "VigilControl", "VigilDSP", "VigilInference", "VigilDetectors",
                 "VigilImaging", "VigilVision", "VigilFrameIO", "VigilAudioIO", "VigilAnalysis", "VigilSynth", "VigilReport",
             ]),
         .library(name: "VigilLive", targets: ["VigilLive"]),
@@ -56,10 +56,15 @@ let package = Package(
             name: "VigilDSP",
             dependencies: ["CFFTW3"],
             swiftSettings: nativeFlags),
-        .target(name: "VigilLearning", dependencies: ["VigilCore", "VigilDSP", "VigilScoring"], swiftSettings: nativeFlags),
-        .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP", "VigilLearning"], swiftSettings: nativeFlags),
+        // The learned detectors' inference: model format, features, tree evaluation, event tracking.
+        .target(name: "VigilInference", dependencies: ["VigilCore", "VigilDSP"], swiftSettings: nativeFlags),
+        .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP", "VigilInference"], swiftSettings: nativeFlags),
         .target(name: "VigilSynth", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
+        // Offline modules (no runtime module depends on them; docs/architecture.md, "Modules"): the
+        // scorer, and the training of the learned detectors' models.
         .target(name: "VigilScoring", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
+        .target(
+            name: "VigilTraining", dependencies: ["VigilCore", "VigilDSP", "VigilInference", "VigilScoring"], swiftSettings: nativeFlags),
         .target(
             name: "VigilAnalysis",
             dependencies: ["VigilCore", "VigilEvents", "VigilDSP", "VigilDetectors"],
@@ -99,7 +104,7 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilGeometry", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
-                "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning", "VigilImaging", "VigilVision",
+                "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilInference", "VigilTraining", "VigilImaging", "VigilVision",
                 "VigilFrameIO", "VigilControl", "VigilLive", "VigilReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -107,7 +112,7 @@ let package = Package(
 
         // Developer tool, not a product: writes Sources/VigilDetectors/EmbeddedModels.swift from
         // Models/*.json (`make embedded-models`).
-        .executableTarget(name: "vigil-embed-models", dependencies: ["VigilLearning"], swiftSettings: nativeFlags),
+        .executableTarget(name: "vigil-embed-models", dependencies: ["VigilTraining"], swiftSettings: nativeFlags),
 
         // The live server's test harness: runs a LiveServer on a free port and talks HTTP/1.1 to it
         // over real TCP (Tests/VigilServerTesting; not HummingbirdTesting, see TestHTTPClient).
@@ -130,8 +135,8 @@ let package = Package(
         .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth", "VigilCore"]),
         .testTarget(name: "VigilScoringTests", dependencies: ["VigilScoring"]),
         .testTarget(
-            name: "VigilLearningTests",
-            dependencies: ["VigilLearning", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring", "VigilCore", "VigilDSP"]),
+            name: "VigilTrainingTests",
+            dependencies: ["VigilTraining", "VigilInference", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring", "VigilCore", "VigilDSP"]),
         .testTarget(name: "VigilImagingTests", dependencies: ["VigilImaging"]),
         .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth"]),
         .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilCore", "VigilGeometry"]),
@@ -145,7 +150,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "VigilCLITests",
-            dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilLearning", "VigilSynth", "VigilCore", "VigilDetectors", "VigilEvents", "VigilImaging"]),
+            dependencies: [
+                "VigilAnalysis", "VigilAudioIO", "VigilInference", "VigilTraining", "VigilSynth", "VigilCore", "VigilDetectors", "VigilEvents",
+                "VigilImaging",
+            ]),
         .testTarget(
             name: "VigilHostileInputTests",
             dependencies: [

@@ -1,6 +1,6 @@
 import VigilCore
 import VigilDSP
-import VigilLearning
+import VigilInference
 
 /// A sound-event detector driven by a small trained model (``SoundModel``): dogBark,
 /// glassBreak and personTalking.

@@ -1,4 +1,5 @@
 import VigilCore
+import VigilInference
 import VigilScoring
 
 /// The folds of a grouped, nested K-fold cross-validation: every development file and training clip

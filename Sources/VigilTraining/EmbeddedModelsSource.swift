@@ -1,4 +1,5 @@
 import VigilCore
+import VigilInference
 
 /// Why the embedded-models source could not be made from a model file.
 public struct EmbeddedModelsSourceError: Error, Sendable, CustomStringConvertible {

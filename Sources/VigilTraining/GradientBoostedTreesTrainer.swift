@@ -1,3 +1,4 @@
+import VigilInference
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

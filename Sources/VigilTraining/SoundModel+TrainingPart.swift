@@ -1,4 +1,5 @@
 import VigilCore
+import VigilInference
 
 extension SoundModel {
     /// The files of a labeled data set this model was trained on, when the data set is the one it

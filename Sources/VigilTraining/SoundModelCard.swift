@@ -1,4 +1,5 @@
 import VigilCore
+import VigilInference
 
 /// Writes the model card (`NAME.md`) beside a model file: the shipped ones in `Models/`, and the
 /// card `vigil train` writes beside its `--out`.

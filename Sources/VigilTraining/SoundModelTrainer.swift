@@ -1,5 +1,6 @@
 import VigilCore
 import VigilDSP
+import VigilInference
 import VigilScoring
 
 /// Features of one recording: the decision vectors and the per-frame gate values.

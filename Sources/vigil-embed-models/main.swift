@@ -7,7 +7,7 @@
 // Sources/VigilDetectors/EmbeddedModels.swift). `make embedded-models` runs it. Exit status 1 with
 // the file and the reason when a model does not load, 64 on a usage error.
 import Foundation
-import VigilLearning
+import VigilTraining
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains(where: { $0.hasPrefix("-") }) || arguments.count > 2 {

@@ -8,10 +8,10 @@ import VigilDetectors
 import VigilEvents
 import VigilGeometry
 import VigilImaging
-import VigilLearning
 import VigilReport
 import VigilScoring
 import VigilSynth
+import VigilTraining
 import VigilVision
 
 /// `vigil bench`: detector accuracy and speed.

@@ -1,7 +1,7 @@
 import Foundation
 import VigilCore
-import VigilLearning
 import VigilScoring
+import VigilTraining
 
 extension TrainCommand {
     /// Runs the grouped, nested cross-validation of `label` over the development files and clips in

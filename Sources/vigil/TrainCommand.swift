@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import VigilAudioIO
 import VigilCore
-import VigilLearning
+import VigilTraining
 
 /// `vigil train`: trains a learned sound detector's model reproducibly.
 struct TrainCommand: ParsableCommand {

@@ -1,8 +1,9 @@
 import Testing
 import VigilCore
-import VigilLearning
+import VigilInference
 import VigilScoring
 import VigilSynth
+import VigilTraining
 
 @Suite("Cross-validation and clip-labelled training data")
 struct CrossValidationTests {

@@ -1,8 +1,8 @@
 import Foundation
 import VigilAudioIO
 import VigilCore
-import VigilLearning
 import VigilScoring
+import VigilTraining
 
 /// Locations and loading of the development data in ../shared/data (read only; never copied).
 enum DevData {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import VigilCore
-import VigilLearning
+import VigilInference
 import VigilScoring
+import VigilTraining
 
 /// Development diagnostics: trains a label's model on the training part exactly as the shipped
 /// recipe does (``DevData/shippedOptions(for:)``, its augmented variants and copies, seed 20251122),

@@ -1,6 +1,6 @@
 import Testing
 import VigilCore
-import VigilLearning
+import VigilInference
 
 /// ``EventTracker`` confirmation: when an event is confirmed (its `detectedAt`) and what an
 /// announced event becomes at its end.

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import VigilCore
 import VigilDSP
-import VigilLearning
+import VigilInference
 import VigilScoring
 import VigilSynth
+import VigilTraining
 
 /// Decision vectors of `samples` (all of them, in order).
 func decisionVectors(_ samples: [Float], rate: Double) -> [[Float]] {

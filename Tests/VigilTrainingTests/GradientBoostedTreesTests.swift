@@ -1,5 +1,6 @@
 import Testing
-import VigilLearning
+import VigilInference
+import VigilTraining
 
 /// Gradient-boosted trees: training on small synthetic problems, edge cases of the data, the
 /// lock-step evaluation against a plain walk, and validation of hand-made trees.

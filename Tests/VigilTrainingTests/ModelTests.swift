@@ -4,8 +4,9 @@ import VigilAudioIO
 import VigilCore
 import VigilDSP
 import VigilDetectors
-import VigilLearning
+import VigilInference
 import VigilSynth
+import VigilTraining
 
 /// Two small synthetic recordings with "events" (harmonic bursts) over noise, for training checks.
 func tinyTrainingSet() -> (recordings: [RecordingFeatures], annotations: [LabelEvent]) {

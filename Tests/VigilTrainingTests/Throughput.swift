@@ -4,7 +4,6 @@ import VigilAudioIO
 import VigilCore
 import VigilDSP
 import VigilDetectors
-import VigilLearning
 
 /// Throughput of decode + STFT + the three learned detectors on the 44.1 kHz mono development
 /// files (65 min), one thread. Release build:

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 import VigilDetectors
-import VigilLearning
+import VigilTraining
 
 /// The file-reading training driver: trains the three shipped models on the development set and
 /// writes Models/NAME.json, Models/NAME.md and Sources/VigilDetectors/EmbeddedModels.swift.

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import VigilCore
 import VigilDetectors
-import VigilLearning
+import VigilInference
+import VigilTraining
 
 /// Recall of the shipped dogBark detector on barks of dogs that no model has heard: the bark
 /// sound effects of nine Debian packages (`make bark-check` downloads them into

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import VigilCore
 import VigilDetectors
-import VigilLearning
+import VigilInference
+import VigilTraining
 
 /// The validation part of the development set, run through the shipped detectors as a stream
 /// would (shared STFT, registry, embedded models), scored with VigilScoring (sed_eval-exact).
