@@ -217,7 +217,7 @@ public enum CrossValidation {
         for rec in recordings {
             let base = item(rec.name)
             let clip = clips[base]
-            if let clip, clip.voices && label == "personTalking" { continue }
+            if let clip, clip.voices && SoundModelRecipe.of(label: label).ignoresVoiceBackground { continue }
             let positiveClip = clip.map { $0.label == label } ?? false
             if let f = plan.foldOf[base], f == fold {
                 if base == rec.name { data.scored.append(rec) }
@@ -246,7 +246,7 @@ public enum CrossValidation {
         clips: [String: TrainingClip], voiceBackground: VoiceBackground, seed: UInt64, options: TrainingOptions,
         progress: (CrossValidationFold) -> Void = { _ in }
     ) -> CrossValidationReport {
-        let ignoring: VoiceBackground = label == "personTalking" ? voiceBackground : .none
+        let ignoring: VoiceBackground = SoundModelRecipe.of(label: label).ignoresVoiceBackground ? voiceBackground : .none
         var folds: [CrossValidationFold] = []
         for k in 0..<plan.folds {
             let data = foldData(plan: plan, fold: k, label: label, recordings: recordings, clips: clips)

@@ -108,9 +108,10 @@ public enum SoundModelCard {
         s += "Burst values, of the most active frame within ±\(spec.burstHalfSeconds) s of the centre: its mean relative level, "
         s += "flatness, harmonicity, shares below 500 Hz and in 300-3400 Hz, the burst's width (contiguous time within 5 dB of "
         s += "its level), and the activity-weighted mean harmonicity over the window.\n\n"
+        let recipe = SoundModelRecipe.of(label: model.label)
         var ignoredParts = ["absolute level"]
-        if model.label != "glassBreak" { ignoredParts.append("bands above 8 kHz, HF share and centroid") }
-        if model.label != "dogBark" { ignoredParts.append("the burst values") }
+        if !recipe.usesHighBand { ignoredParts.append("bands above 8 kHz, HF share and centroid") }
+        if !recipe.usesBurstValues { ignoredParts.append("the burst values") }
         let ignoredNote = ignoredParts.joined(separator: ", ")
         let t = model.classifier
         let leaves = t.nodes.filter { $0.feature < 0 }.count

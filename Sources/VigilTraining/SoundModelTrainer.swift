@@ -49,28 +49,27 @@ public struct ValidationFigures: Sendable, Hashable {
 
 /// Training of the sound models, in Swift, deterministic (fixed seed, fixed data order).
 public enum SoundModelTrainer {
-    /// Per-label settings (merge gap, gate, objective).
+    /// Per-label settings (merge gap, gate, objective), from the label's ``SoundModelRecipe``.
     public static func defaults(for label: String) -> (
         mergeGap: Double, gate: ImpactShatterGate?, segmentObjective: Bool, splitPause: Double
     ) {
-        switch label {
-        case "glassBreak": return (0.5, ImpactShatterGate(), false, 0.5)
-        case "personTalking": return (0.3, nil, true, 0.3)
-        default: return (0.4, nil, false, 0.5)
-        }
+        let recipe = SoundModelRecipe.of(label: label)
+        return (recipe.mergeGapSeconds, recipe.gate, recipe.segmentObjective, recipe.splitPauseSeconds)
     }
 
     /// Inputs each model ignores (scale 0): absolute level everywhere (recording gain is not a
-    /// property of the sound); for dogBark and personTalking also the bands above 8 kHz, the
-    /// HF share and the centroid (the sources differ in bandwidth, the classes do not).
+    /// property of the sound); unless the recipe uses the high band (glassBreak), also the bands
+    /// above 8 kHz, the HF share and the centroid (the sources differ in bandwidth, the classes do
+    /// not); unless it uses the burst values (dogBark), those.
     public static func ignoredInputs(for label: String) -> [Int] {
+        let recipe = SoundModelRecipe.of(label: label)
         let names = FeatureSpec.current.componentNames
         let spec = FeatureSpec.current
         let bank = MelFilterBank(
             configuration: .standard(sampleRate: 44_100), bands: spec.melBands, minFrequency: spec.minFrequency,
             maxFrequency: spec.maxFrequency)
         var ignored: Set<String> = ["mean.level", "short.level", "max.level"]
-        if label != "glassBreak" {
+        if !recipe.usesHighBand {
             for (b, c) in bank.centers.enumerated() where c > 8_000 {
                 ignored.formUnion(["mean.rel\(b)", "std.rel\(b)", "short.rel\(b)"])
             }
@@ -78,10 +77,7 @@ public enum SoundModelTrainer {
                 "mean.hfRatio", "std.hfRatio", "short.hfRatio", "max.hfRatio", "mean.centroid", "std.centroid", "short.centroid",
             ])
         }
-        // The burst values (features v4) help dogBark only; glass breaks and speech keep the inputs
-        // of features v3 (with the burst values their validation figures fell: personTalking segment
-        // F1 0.902 -> 0.895).
-        return names.indices.filter { ignored.contains(names[$0]) || (label != "dogBark" && names[$0].hasPrefix("burst.")) }
+        return names.indices.filter { ignored.contains(names[$0]) || (!recipe.usesBurstValues && names[$0].hasPrefix("burst.")) }
     }
 
     /// A training variant of a recording: gain `gainDB` and `background` (looped, any length)
@@ -112,9 +108,8 @@ public enum SoundModelTrainer {
         steadyNoises(sampleRate: sampleRate, seed: seed) + syntheticConfusers(sampleRate: sampleRate, seed: seed &+ 1)
     }
 
-    /// Whether `label` trains on ``syntheticConfusers(sampleRate:seed:)``. glassBreak does not:
-    /// with the bursts its validation recall fell (event F1 0.889 -> 0.800).
-    public static func usesSyntheticConfusers(_ label: String) -> Bool { label != "glassBreak" }
+    /// Whether `label` trains on ``syntheticConfusers(sampleRate:seed:)`` (its recipe's ``SoundModelRecipe/syntheticConfusers``).
+    public static func usesSyntheticConfusers(_ label: String) -> Bool { SoundModelRecipe.of(label: label).syntheticConfusers }
 
     /// Whether `name` is one of the recordings of ``syntheticConfusers(sampleRate:seed:)``.
     public static func isSyntheticConfuser(_ name: String) -> Bool {
@@ -439,8 +434,9 @@ public enum SoundModelTrainer {
     ) -> (model: SoundModel, figures: ValidationFigures) {
         let d = FeatureSpec.current.dimension
         let setup = defaults(for: label)
+        let recipe = SoundModelRecipe.of(label: label)
         // Voices in the background are neither taught nor scored as "not personTalking".
-        let ignored: VoiceBackground = label == "personTalking" ? voiceBackground : .none
+        let ignored: VoiceBackground = recipe.ignoresVoiceBackground ? voiceBackground : .none
         var features: [Float] = []
         var targets: [Float] = []
         var weights: [Float] = []
@@ -494,11 +490,10 @@ public enum SoundModelTrainer {
             * Double(FeatureSpec.current.decisionStride) / 2 * 1000).rounded() / 1000
         // Splitting at pauses (the annotation convention: barks apart by 0.5 s, speech by 0.3 s).
         let splits: [(Double?, Double)] =
-            label == "glassBreak" ? [(nil, 0.3)] : [(nil, 0.3)] + [0.2, 0.3, 0.5, 0.7, 1.0].map { (setup.splitPause, $0) }
+            recipe.splitsAtPauses ? [(nil, 0.3)] + [0.2, 0.3, 0.5, 0.7, 1.0].map { (setup.splitPause, $0) } : [(nil, 0.3)]
         for gap in gaps {
-            // glassBreak keeps the grid its shipped model was chosen on (a retrain reproduces it).
-            for activity in (label == "glassBreak" ? [nil, 1.0, 1.5] : [nil, 0.5, 1.0, 1.5]) as [Double?] {
-                for minActive in label == "glassBreak" ? [2] : [1, 2] {
+            for activity in recipe.onsetActivities {
+                for minActive in recipe.minActiveDecisions {
                     for split in splits {
                     for t in thresholds {
                         var decision = DecisionParameters(threshold: t, mergeGapSeconds: gap, gate: setup.gate)
@@ -506,7 +501,7 @@ public enum SoundModelTrainer {
                         decision.onsetActivity = activity
                         decision.splitPauseSeconds = split.0
                         decision.splitActivity = split.1
-                        if label == "glassBreak" { decision.maxEventSeconds = 6 }
+                        if let longest = recipe.maxEventSeconds { decision.maxEventSeconds = longest }
                         decision.minActiveDecisions = minActive
                         var found: [String: [TrackedEvent]] = [:]
                         for (i, rec) in valRecs.enumerated() {

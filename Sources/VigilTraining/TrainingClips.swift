@@ -35,7 +35,7 @@ public struct TrainingClip: Sendable, Hashable {
     /// Whether the clip is a negative of `label`: a `negative` clip (one with voices is not a negative
     /// for personTalking), or a clip of another learned label.
     public func isNegative(for label: String) -> Bool {
-        self.label != label && !(voices && label == "personTalking")
+        self.label != label && !(voices && SoundModelRecipe.of(label: label).ignoresVoiceBackground)
     }
 
     /// The clip's source group in the space of the development set's groups: UrbanSound8K clips of the

@@ -14,13 +14,9 @@ public struct TrainingOptions: Sendable, Hashable {
     /// Creates default options.
     public init() {}
 
-    /// The recipe of the shipped model of `label` (what `vigil train` uses). personTalking teaches
-    /// positives down to 1 dB over the background (``positiveActivity`` 0.1): quiet consonants and
-    /// unvoiced syllables are speech too. Over six training seeds its validation segment F1 was
-    /// 0.899-0.911 (mean 0.904) against 0.890-0.902 (mean 0.896) with 0.3, higher or equal at every
-    /// seed (docs/sound-models.md).
+    /// The options of the shipped model of `label` (what `vigil train` uses): its ``SoundModelRecipe``'s.
     public init(label: String) {
         self.init()
-        if label == "personTalking" { positiveActivity = 0.1 }
+        positiveActivity = SoundModelRecipe.of(label: label).positiveActivity
     }
 }

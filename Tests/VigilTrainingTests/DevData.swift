@@ -287,7 +287,7 @@ enum DevData {
                     recordings: "shared/data/dev/audio", labels: "shared/data/dev/labels.tsv", fileCount: dev.files.count,
                     seconds: dev.files.reduce(0) { $0 + (dev.durations[$1] ?? 0) },
                     eventCount: dev.annotations.filter { $0.label == label }.count),
-                weaknesses: ModelWeaknesses.byLabel[label] ?? [])
+                weaknesses: SoundModelRecipe.of(label: label).knownWeaknesses)
             try card.write(to: models.appendingPathComponent("\(label).md"), atomically: true, encoding: .utf8)
         }
         try writeEmbedded()
