@@ -127,6 +127,12 @@ let package = Package(
             ],
             path: "Tests/VigilServerTesting"),
 
+        // Helpers shared by the test targets: the runner of the built vigil executable.
+        .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),
+
+        .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
+        .testTarget(name: "VigilControlTests", dependencies: ["VigilControl", "VigilCore", "VigilDevice"]),
+        .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilCore"]),
         .testTarget(name: "VigilGeometryTests", dependencies: ["VigilGeometry"]),
         .testTarget(name: "VigilDeviceTests", dependencies: ["VigilDevice", "VigilCore"]),
         .testTarget(name: "VigilEventsTests", dependencies: ["VigilEvents", "VigilCore"]),
@@ -152,13 +158,13 @@ let package = Package(
             name: "VigilCLITests",
             dependencies: [
                 "VigilAnalysis", "VigilAudioIO", "VigilInference", "VigilTraining", "VigilSynth", "VigilCore", "VigilDetectors", "VigilEvents",
-                "VigilImaging",
+                "VigilImaging", "VigilTestSupport",
             ]),
         .testTarget(
             name: "VigilHostileInputTests",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilAudioIO", "VigilImaging", "VigilFrameIO", "VigilSynth", "VigilControl", "VigilLive",
-                "VigilServerTesting",
+                "VigilServerTesting", "VigilTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             exclude: ["Corpus"]),

@@ -4,6 +4,7 @@ import VigilAudioIO
 import VigilCore
 import VigilInference
 import VigilSynth
+import VigilTestSupport
 import VigilTraining
 
 /// Not serialized, unlike the other CLI suites: each test trains in its own folder, and the suite's
