@@ -114,6 +114,16 @@ let package = Package(
         // Models/*.json (`make embedded-models`).
         .executableTarget(name: "vigil-embed-models", dependencies: ["VigilTraining"], swiftSettings: nativeFlags),
 
+        // Developer tool, not a product: trains and checks the shipped models, diagnostics, the
+        // unseen-bark check and the learned detectors' throughput (reads ../shared/data).
+        .executableTarget(
+            name: "vigil-dev",
+            dependencies: [
+                "VigilAudioIO", "VigilCore", "VigilDSP", "VigilDetectors", "VigilInference", "VigilScoring", "VigilTraining",
+                "VigilTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: nativeFlags),
+
         // The live server's test harness: runs a LiveServer on a free port and talks HTTP/1.1 to it
         // over real TCP (Tests/VigilServerTesting; not HummingbirdTesting, see TestHTTPClient).
         .target(
@@ -128,7 +138,12 @@ let package = Package(
             path: "Tests/VigilServerTesting"),
 
         // Helpers shared by the test targets: the runner of the built vigil executable.
-        .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),
+        // Helpers shared by the test targets and vigil-dev: the runner of the built vigil executable,
+        // the development data (../shared/data) and the learned detectors run over samples.
+        .target(
+            name: "VigilTestSupport",
+            dependencies: ["VigilAudioIO", "VigilCore", "VigilDSP", "VigilDetectors", "VigilScoring", "VigilTraining"],
+            path: "Tests/VigilTestSupport"),
 
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         .testTarget(name: "VigilControlTests", dependencies: ["VigilControl", "VigilCore", "VigilDevice"]),
@@ -142,7 +157,10 @@ let package = Package(
         .testTarget(name: "VigilScoringTests", dependencies: ["VigilScoring"]),
         .testTarget(
             name: "VigilTrainingTests",
-            dependencies: ["VigilTraining", "VigilInference", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring", "VigilCore", "VigilDSP"]),
+            dependencies: [
+                "VigilTraining", "VigilInference", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring", "VigilCore", "VigilDSP",
+                "VigilTestSupport",
+            ]),
         .testTarget(name: "VigilImagingTests", dependencies: ["VigilImaging"]),
         .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth"]),
         .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilCore", "VigilGeometry"]),

@@ -1,5 +1,6 @@
+import ArgumentParser
 import Foundation
-import Testing
+import VigilTestSupport
 import VigilCore
 import VigilInference
 import VigilScoring
@@ -8,11 +9,11 @@ import VigilTraining
 /// Development diagnostics: trains a label's model on the training part exactly as the shipped
 /// recipe does (``DevData/shippedOptions(for:)``, its augmented variants and copies, seed 20251122),
 /// unless the environment changes one setting, and prints the validation figures (frame AUC, event
-/// and segment F1, false alarms) with whatever detail is asked for. Off unless `VIGIL_DIAG=1` and the
-/// development data are present; run it in a release build (docs/sound-models.md, "Diagnostics"):
+/// and segment F1, false alarms) with whatever detail is asked for. Needs the development data;
+/// run it in a release build (docs/sound-models.md, "Diagnostics"):
 ///
-///     swift build -c release --build-tests -Xswiftc -enable-testing
-///     VIGIL_DIAG=1 LABELS=dogBark PEREV=1 swift test -c release --skip-build --disable-xctest --filter Diagnostics/diagnose
+///     swift build -c release --product vigil-dev
+///     LABELS=dogBark PEREV=1 .build/release/vigil-dev diagnose
 ///
 /// Settings: `LABELS` (comma-separated), `SEED`, `COPIES` and `LOWSNR` (augmented copies made),
 /// `VARIANTS` (which copies a run trains on: `k`, `s`, `-` for none), `ITER`, `LR`, `LEAVES`,
@@ -31,9 +32,11 @@ import VigilTraining
 /// `EXTRAPOS=dir` with `EXTRAPOSLABELS=tsv` adds labelled recordings (.wav) to the training part; `PRINTVAL=1` lists the validation files;
 /// `SALT=text` draws another validation part (the same rules with another salt); `CROSSFIT=1` prints cross-fitted
 /// figures over the whole development set (each training half scored by a model trained on everything else).
-@Suite("Diagnostics")
-struct Diagnostics {
-    static let enabled = ProcessInfo.processInfo.environment["VIGIL_DIAG"] == "1" && DevData.available
+struct Diagnostics: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diagnose",
+        abstract: "Train a label's model on the training part with one setting changed and print its validation figures.",
+        discussion: "The settings and outputs are environment variables: LABELS, SEED, COPIES, ITER, PEREV, GRID, ... (see the source's summary).")
 
     static func auc(_ scores: [Float], _ labels: [Bool]) -> Double {
         let idx = scores.indices.sorted { scores[$0] < scores[$1] }
@@ -73,8 +76,8 @@ struct Diagnostics {
         return options
     }
 
-    @Test("diagnose", .enabled(if: enabled, "VIGIL_DIAG=1"))
-    func diagnose() throws {
+    func run() throws {
+        try DevData.requireAvailable()
         let env = ProcessInfo.processInfo.environment
         let started = Date()
         var dev = try DevData.load()
@@ -416,20 +419,24 @@ struct Diagnostics {
     }
 }
 
-@Suite("DeterminismCheck")
-struct DeterminismCheck {
-    @Test("features are bit-identical across extractions", .enabled(if: ProcessInfo.processInfo.environment["VIGIL_DET"] == "1" && DevData.available))
-    func repeatExtraction() throws {
+/// Extracts the features of every development file twice and checks that they are bit-identical.
+struct DeterminismCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "determinism", abstract: "Check that the features of every development file are bit-identical across two extractions.")
+
+    func run() throws {
+        try DevData.requireAvailable()
         let dev = try DevData.load()
         let files = dev.files
         let a = try DevData.features(files)
         let b = try DevData.features(files)
-        for (x, y) in zip(a, b) {
-            #expect(x.matrix == y.matrix && x.gateValues == y.gateValues, "features of \(x.name) differ between two extractions")
+        var differing = 0
+        for (x, y) in zip(a, b) where x.matrix != y.matrix || x.gateValues != y.gateValues {
+            print("features of \(x.name) differ between two extractions")
+            differing += 1
         }
         for x in a { print("FILE \(x.name) \(SoundModelTrainer.dataHash(recordings: [x], annotations: []))") }
-        #expect(
-            SoundModelTrainer.dataHash(recordings: a, annotations: dev.annotations)
-                == SoundModelTrainer.dataHash(recordings: b, annotations: dev.annotations))
+        guard differing == 0 else { throw ExitCode.failure }
+        print("features of \(a.count) files are bit-identical across two extractions")
     }
 }

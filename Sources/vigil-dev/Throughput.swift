@@ -1,16 +1,17 @@
+import ArgumentParser
 import Foundation
-import Testing
 import VigilAudioIO
 import VigilCore
 import VigilDSP
 import VigilDetectors
+import VigilTestSupport
 
 /// Throughput of decode + STFT + the three learned detectors on the 44.1 kHz mono development
 /// files (65 min), one thread. Release build:
-///   VIGIL_BENCH=1 swift test -c release --filter LearnedThroughput
-@Suite("LearnedThroughput")
-struct LearnedThroughput {
-    static let enabled = ProcessInfo.processInfo.environment["VIGIL_BENCH"] == "1" && DevData.available
+///   swift build -c release --product vigil-dev && .build/release/vigil-dev throughput
+struct LearnedThroughput: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "throughput", abstract: "Decode, STFT and the three learned detectors on the development files, x real time.")
 
     enum Stage { case decode, stft, detectors }
 
@@ -61,8 +62,8 @@ struct LearnedThroughput {
         return (seconds, media, cpuSeconds() - cpuStart)
     }
 
-    @Test("decode + STFT + dogBark/glassBreak/personTalking, x real time", .enabled(if: enabled, "VIGIL_BENCH=1 and ../shared/data"))
-    func throughput() throws {
+    func run() throws {
+        try DevData.requireAvailable()
         let files = try DevData.load().files
         _ = try Self.run(.detectors, files: Array(files.prefix(5)))  // warm up
         for stage in [Stage.decode, .stft, .detectors] {

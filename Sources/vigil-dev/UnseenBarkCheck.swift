@@ -1,8 +1,9 @@
+import ArgumentParser
 import Foundation
-import Testing
 import VigilCore
 import VigilDetectors
 import VigilInference
+import VigilTestSupport
 import VigilTraining
 
 /// Recall of the shipped dogBark detector on barks of dogs that no model has heard: the bark
@@ -10,9 +11,14 @@ import VigilTraining
 /// `.build/bark-check`, never into the project; docs/sound-models.md, "Unseen barks"). Each clip
 /// is played three times, 0.6 s apart from 3 s on, over a development-set background (`negbg_*`)
 /// at 20 dB and at 6 dB SNR, and the streaming detectors are scored at sensitivity 5, 8 and 10.
-/// Opt-in: runs only with `VIGIL_BARKCHECK=DIR` (the clips) and ../shared/data present.
-@Suite("Unseen barks", .serialized)
-struct UnseenBarkCheck {
+/// Needs the development data in ../shared/data for the backgrounds.
+struct UnseenBarkCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bark-check", abstract: "Score the shipped dogBark detector on barks of unseen dogs (make bark-check).")
+
+    @Argument(help: "Directory of bark clips (.wav, .ogg, .flac).")
+    var directory: String
+
     static let directory = ProcessInfo.processInfo.environment["VIGIL_BARKCHECK"]
 
     /// Signal-to-noise ratios of the bouts: the clip's RMS over its samples above a tenth of its
@@ -46,17 +52,20 @@ struct UnseenBarkCheck {
         return (out, barks)
     }
 
-    @Test(
-        "the shipped dogBark detector on barks of unseen dogs (prints event F1 at sensitivity 5, 8, 10)",
-        .enabled(if: directory != nil && DevData.available, "set VIGIL_BARKCHECK=DIR (make bark-check); needs ../shared/data"))
-    func unseenBarks() throws {
-        let dir = try #require(Self.directory)
+    /// Prints the event F1 at sensitivity 5, 8 and 10.
+    func run() throws {
+        try DevData.requireAvailable()
+        let dir = directory
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("\(dir): not a directory (the bark clips; make bark-check fills .build/bark-check/clips)")
+        }
         let clips = try FileManager.default.contentsOfDirectory(atPath: dir)
             .filter { [".wav", ".ogg", ".flac"].contains(where: $0.lowercased().hasSuffix) }.sorted()
-        try #require(!clips.isEmpty, "no audio in \(dir)")
+        guard !clips.isEmpty else { throw ValidationError("\(dir): no audio (.wav, .ogg, .flac)") }
         let dev = try DevData.load()
         let backgrounds = dev.files.filter { $0.hasPrefix("negbg_") }
-        try #require(!backgrounds.isEmpty, "no negbg_ backgrounds in the development set")
+        guard !backgrounds.isEmpty else { throw ValidationError("no negbg_ backgrounds in the development set") }
         var annotations: [LabelEvent] = []
         var recordings: [RecordingFeatures] = []
         var found: [Int: [String: [TrackedEvent]]] = [:]
@@ -79,7 +88,6 @@ struct UnseenBarkCheck {
                 }
             }
         }
-        #expect(annotations.count == clips.count * Self.snrs.count * 3)
         print("unseen barks: \(clips.count) clips, \(annotations.count) barks in \(recordings.count) scenes")
         for level in [5, 8, 10] {
             let fig = SoundModelTrainer.score(label: "dogBark", found: found[level] ?? [:], recordings: recordings, annotations: annotations).event

@@ -5,36 +5,41 @@ import VigilScoring
 import VigilTraining
 
 /// Locations and loading of the development data in ../shared/data (read only; never copied).
-enum DevData {
+package enum DevData {
     /// The package root (from this file's path).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    package static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     /// ../shared/data/dev
-    static let devDirectory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data/dev")
+    package static let devDirectory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data/dev")
     /// Whether the development data is present.
-    static let available: Bool = FileManager.default.fileExists(
+    package static let available: Bool = FileManager.default.fileExists(
         atPath: devDirectory.appendingPathComponent("labels.tsv").path)
 
-    static func text(_ name: String) throws -> String {
+    /// Throws a message naming the folder when the development data are not there.
+    package static func requireAvailable() throws {
+        guard available else { throw TrainingDataMissing(path: devDirectory.path, fix: "the development data (../shared/data) are needed") }
+    }
+
+    package static func text(_ name: String) throws -> String {
         try String(contentsOf: devDirectory.appendingPathComponent(name), encoding: .utf8)
     }
 
     /// Decodes a whole audio file to mono floats.
-    static func loadAudio(_ path: String) throws -> (samples: [Float], sampleRate: Double) {
+    package static func loadAudio(_ path: String) throws -> (samples: [Float], sampleRate: Double) {
         let (samples, rate) = try AudioFileReader.readAllMono(path: path)
         return (samples, Double(rate))
     }
 
-    struct Set_ {
-        var annotations: [LabelEvent]
-        var files: [String]
-        var durations: [String: Double]
-        var provenance: [DevelopmentSet.SourceRow]
-        var validation: Set<String>
-        var voiceBackground: VoiceBackground
+    package struct Set_ {
+        package var annotations: [LabelEvent]
+        package var files: [String]
+        package var durations: [String: Double]
+        package var provenance: [DevelopmentSet.SourceRow]
+        package var validation: Set<String>
+        package var voiceBackground: VoiceBackground
     }
 
-    static func load() throws -> Set_ {
+    package static func load() throws -> Set_ {
         let annotations = DevelopmentSet.parseLabels(try text("labels.tsv"))
         let durations = DevelopmentSet.parseDurations(try text("files.tsv"))
         let files = durations.keys.sorted()
@@ -47,7 +52,7 @@ enum DevData {
     }
 
     /// Features of `files` (decoded and extracted; in the given order).
-    static func features(_ files: [String]) throws -> [RecordingFeatures] {
+    package static func features(_ files: [String]) throws -> [RecordingFeatures] {
         try files.map { name in
             let audio = try loadAudio(devDirectory.appendingPathComponent("audio/\(name)").path)
             return SoundModelTrainer.extractFeatures(name: name, samples: audio.samples, sampleRate: audio.sampleRate)
@@ -58,7 +63,7 @@ enum DevData {
     /// deterministic): `copies` variants "file#k" (gain -15..+5 dB, a training negative mixed in
     /// 0-20 dB below) and `lowSNRCopies` variants "file#sk" (gain -10..+5 dB, a training negative
     /// mixed in at -6..+6 dB: as loud as the scenes' backgrounds).
-    static func trainingFeatures(_ dev: Set_, copies: Int, lowSNRCopies: Int = 0, seed: UInt64) throws -> [RecordingFeatures] {
+    package static func trainingFeatures(_ dev: Set_, copies: Int, lowSNRCopies: Int = 0, seed: UInt64) throws -> [RecordingFeatures] {
         var audio: [String: [Float]] = [:]
         var out: [RecordingFeatures] = []
         for name in dev.files {
@@ -94,7 +99,7 @@ enum DevData {
 
     /// `x` played `factor` times faster, by linear interpolation (a rate change by `factor`, or a
     /// pitch and tempo shift when the rate is kept).
-    static func linearResample(_ x: [Float], factor: Double) -> [Float] {
+    package static func linearResample(_ x: [Float], factor: Double) -> [Float] {
         guard !x.isEmpty, factor > 0 else { return x }
         let count = Int(Double(x.count) / factor)
         var y = [Float](repeating: 0, count: count)
@@ -111,7 +116,7 @@ enum DevData {
     /// each file played `factor` times faster by linear interpolation, so pitch and tempo scale
     /// together (a smaller or larger dog), named "file@rFACTOR" with its annotations scaled. With
     /// `onlyLabel`, only the files annotated with that label.
-    static func resampledVariants(_ dev: Set_, factors: [Double], onlyLabel: String? = nil, prefix: String = "") throws -> (
+    package static func resampledVariants(_ dev: Set_, factors: [Double], onlyLabel: String? = nil, prefix: String = "") throws -> (
         recordings: [RecordingFeatures], annotations: [LabelEvent]
     ) {
         var recordings: [RecordingFeatures] = []
@@ -140,7 +145,7 @@ enum DevData {
     /// in the shipped recipe), personTalking with the originals only. personTalking keeps the
     /// bursts and tones: without them its segment F1 is 0.843 instead of 0.821, but it reports 8
     /// of the 15 steady tones of the test "short steady tones are not speech or barks" instead of 3.
-    static func recordings(for label: String, _ all: [RecordingFeatures], variants: Swift.Set<String>? = nil) -> [RecordingFeatures] {
+    package static func recordings(for label: String, _ all: [RecordingFeatures], variants: Swift.Set<String>? = nil) -> [RecordingFeatures] {
         let kinds = variants ?? shippedVariants[label] ?? []
         return all.filter { rec in
             if !SoundModelTrainer.usesSyntheticConfusers(label) && SoundModelTrainer.isSyntheticConfuser(rec.name) {
@@ -154,31 +159,31 @@ enum DevData {
 
     /// The augmented variants each shipped model trains on: "k" the "#k" copies (gain -15..+5 dB,
     /// a training negative 0-20 dB below), "s" the low-SNR "#sk" copies.
-    static let shippedVariants: [String: Swift.Set<String>] = ["glassBreak": ["k"], "dogBark": ["s"], "personTalking": []]
+    package static let shippedVariants: [String: Swift.Set<String>] = ["glassBreak": ["k"], "dogBark": ["s"], "personTalking": []]
 
     /// Training options of each shipped model (the defaults of ``TrainingOptions`` unless listed).
-    static func shippedOptions(for label: String) -> TrainingOptions {
+    package static func shippedOptions(for label: String) -> TrainingOptions {
         TrainingOptions(label: label)
     }
 
     /// Augmented copies used for the shipped models.
-    static let shippedCopies = (copies: 2, lowSNRCopies: 0)
+    package static let shippedCopies = (copies: 2, lowSNRCopies: 0)
 
     /// Every recording the shipped models are trained from (originals, synthetic negatives,
     /// augmented copies), in the fixed order that ``SoundModelTrainer/dataHash(recordings:annotations:)`` hashes.
-    static func shippedTrainingFeatures(_ dev: Set_, seed: UInt64 = 20_251_122) throws -> [RecordingFeatures] {
+    package static func shippedTrainingFeatures(_ dev: Set_, seed: UInt64 = 20_251_122) throws -> [RecordingFeatures] {
         try trainingFeatures(dev, copies: shippedCopies.copies, lowSNRCopies: shippedCopies.lowSNRCopies, seed: seed)
     }
 
     /// Where `make training-music` renders Models/music-negatives/*.mid (FluidSynth, FluidR3_GM).
-    static let trainingMusicDirectory = packageRoot.appendingPathComponent(".build/training-music")
+    package static let trainingMusicDirectory = packageRoot.appendingPathComponent(".build/training-music")
 
     /// The labels whose shipped recipe adds the rendered music as extra negatives.
-    static let labelsTrainedWithMusic: Swift.Set<String> = ["dogBark"]
+    package static let labelsTrainedWithMusic: Swift.Set<String> = ["dogBark"]
 
     /// The extra negative recordings of `label`'s shipped recipe (the rendered music for dogBark, none for
     /// the others), in file-name order. Throws, naming the fix, when the music has not been rendered.
-    static func extraNegatives(for label: String) throws -> [RecordingFeatures] {
+    package static func extraNegatives(for label: String) throws -> [RecordingFeatures] {
         guard labelsTrainedWithMusic.contains(label) else { return [] }
         let pieces = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Models/music-negatives").path)
             .filter { $0.hasSuffix(".mid") }.sorted()
@@ -193,24 +198,24 @@ enum DevData {
         }
     }
 
-    struct TrainingDataMissing: Error, CustomStringConvertible {
-        var path: String
+    package struct TrainingDataMissing: Error, CustomStringConvertible {
+        package var path: String
         /// What makes the missing file.
-        var fix = "run `make training-music` (renders Models/music-negatives with FluidSynth)"
-        var description: String { "\(path) is missing: \(fix)" }
+        package var fix = "run `make training-music` (renders Models/music-negatives with FluidSynth)"
+        package var description: String { "\(path) is missing: \(fix)" }
     }
 
     /// Where `make training-words` writes Models/word-positives/generate.py's recordings and their labels.tsv.
-    static let trainingWordsDirectory = packageRoot.appendingPathComponent(".build/training-words")
+    package static let trainingWordsDirectory = packageRoot.appendingPathComponent(".build/training-words")
 
     /// The labels whose shipped recipe adds the generated words as extra labeled recordings.
-    static let labelsTrainedWithWords: Swift.Set<String> = ["personTalking"]
+    package static let labelsTrainedWithWords: Swift.Set<String> = ["personTalking"]
 
     /// The extra labeled recordings of `label`'s shipped recipe (personTalking: the words of
     /// `make training-words`; none for the others) and their events, with
     /// ``SoundModelTrainer/extraPositivePrefix`` on the names, in file-name order (as `vigil train
     /// --positives` reads them). Throws, naming the fix, when the words have not been made.
-    static func extraPositives(for label: String) throws -> (recordings: [RecordingFeatures], annotations: [LabelEvent]) {
+    package static func extraPositives(for label: String) throws -> (recordings: [RecordingFeatures], annotations: [LabelEvent]) {
         guard labelsTrainedWithWords.contains(label) else { return ([], []) }
         let labels = trainingWordsDirectory.appendingPathComponent("labels.tsv").path
         guard FileManager.default.fileExists(atPath: labels) else { throw TrainingDataMissing(path: labels, fix: "run `make training-words` (Models/word-positives/generate.py over Debian's qabcs-data)") }
@@ -221,96 +226,5 @@ enum DevData {
             return SoundModelTrainer.extraPositiveFeatures(name: name, samples: audio.samples, sampleRate: audio.sampleRate)
         }
         return (recordings, SoundModelTrainer.extraPositiveEvents(events))
-    }
-
-    /// The model card's description of the generated words.
-    static func wordSource(count: Int) -> String {
-        "\(count) recordings of 1-3 single words each (Models/word-positives/generate.py, seed 7, made by `make training-words`): "
-            + "spoken words and letters of Debian's qabcs-data (GPL-3+; Belarusian, German, English, French, Polish, Russian, "
-            + "Ukrainian), isolated over quiet room tone or at 3-20 dB SNR over noise, every other file band-limited to 3.9 kHz"
-    }
-
-    /// Trains the shipped models of `labels` (fixed seed) and writes Models/NAME.json, Models/NAME.md
-    /// and Sources/VigilDetectors/EmbeddedModels.swift.
-    static func trainShippedModels(labels: [String], seed: UInt64 = 20_251_122) throws {
-        let dev = try DevData.load()
-        let started = Date()
-        for label in ["dogBark", "glassBreak", "personTalking"] {
-            let all = dev.annotations.filter { $0.label == label }
-            let val = all.filter { dev.validation.contains($0.file) }
-            print("split \(label): \(val.count) of \(all.count) events in validation")
-        }
-        let negatives = dev.files.filter { f in !dev.annotations.contains { $0.file == f } }
-        print("split: \(dev.validation.count) validation files, negatives \(negatives.filter { dev.validation.contains($0) }.count) of \(negatives.count)")
-        let allRecordings = try shippedTrainingFeatures(dev, seed: seed)
-        let recordings = allRecordings.filter { !$0.name.contains("#") }
-        print("features: \(recordings.count) files in \(Date().timeIntervalSince(started)) s")
-        for label in labels {
-            let t0 = Date()
-            let extras = try extraNegatives(for: label)
-            let positives = try extraPositives(for: label)
-            let annotations = dev.annotations + positives.annotations
-            let hash = SoundModelTrainer.dataHash(recordings: allRecordings + extras + positives.recordings, annotations: annotations)
-            let (model, fig) = SoundModelTrainer.train(
-                label: label, recordings: DevData.recordings(for: label, allRecordings) + extras + positives.recordings,
-                annotations: annotations,
-                validation: dev.validation,
-                voiceBackground: dev.voiceBackground, seed: seed, options: shippedOptions(for: label),
-                metadata: [
-                    ("dataHash", .string("fnv1a64:" + hash)),
-                    ("data", .string("shared/data/dev (232 files)")),
-                    ("split", .string("group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %")),
-                    ("extraNegatives", .string("9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)")),
-                ]
-                    + (extras.isEmpty
-                        ? []
-                        : [
-                            ("extraNegativeFiles", .number(Double(extras.count))),
-                            ("extraNegativeSource", .string(musicSource(count: extras.count))),
-                        ])
-                    + (positives.recordings.isEmpty
-                        ? []
-                        : [
-                            ("extraPositiveFiles", .number(Double(positives.recordings.count))),
-                            ("extraPositiveSource", .string(wordSource(count: positives.recordings.count))),
-                        ]))
-            print(
-                "\(label): event F1 \(fig.event.f1) (TP \(fig.event.truePositives) FP \(fig.event.falsePositives) FN \(fig.event.falseNegatives)) segment F1 \(fig.segment.f1) FA \(fig.negativeFalseAlarms) in \(fig.negativeHours) h threshold \(model.decision.threshold) [\(Date().timeIntervalSince(t0)) s]"
-            )
-            let models = DevData.packageRoot.appendingPathComponent("Models")
-            try model.fileText.write(to: models.appendingPathComponent("\(label).json"), atomically: true, encoding: .utf8)
-            let card = SoundModelCard.markdown(
-                model: model, figures: fig, provenance: dev.provenance, validation: dev.validation,
-                trainingFileCount: dev.files.count - dev.validation.count,
-                data: SoundModelCard.TrainingData(
-                    modelPath: "Models/\(label).json", embeddedIn: "Sources/VigilDetectors/EmbeddedModels.swift",
-                    recordings: "shared/data/dev/audio", labels: "shared/data/dev/labels.tsv", fileCount: dev.files.count,
-                    seconds: dev.files.reduce(0) { $0 + (dev.durations[$1] ?? 0) },
-                    eventCount: dev.annotations.filter { $0.label == label }.count),
-                weaknesses: SoundModelRecipe.of(label: label).knownWeaknesses)
-            try card.write(to: models.appendingPathComponent("\(label).md"), atomically: true, encoding: .utf8)
-        }
-        try writeEmbedded()
-    }
-
-    /// The model card's description of the rendered music.
-    static func musicSource(count: Int) -> String {
-        "\(count) pieces of generated music, 20 s each (Models/music-negatives: MIDI written by generate.py, seed 1; piano, "
-            + "organ, accordion, guitars, strings, brass, reeds, flutes, synth leads and pads, with bass and drums in some; "
-            + "rendered by `make training-music` with FluidSynth 2.3.1 and the FluidR3_GM soundfont, MIT licence)"
-    }
-
-    /// Regenerates EmbeddedModels.swift from the files in Models/.
-    static func writeEmbedded() throws {
-        let models = DevData.packageRoot.appendingPathComponent("Models")
-        var files: [(name: String, text: String)] = []
-        for label in ["dogBark", "glassBreak", "personTalking"] {
-            let url = models.appendingPathComponent("\(label).json")
-            if let text = try? String(contentsOf: url, encoding: .utf8) { files.append((url.path, text)) }
-        }
-        let source = try EmbeddedModelsSource.render(files: files)
-        try source.write(
-            to: DevData.packageRoot.appendingPathComponent("Sources/VigilDetectors/EmbeddedModels.swift"), atomically: true,
-            encoding: .utf8)
     }
 }

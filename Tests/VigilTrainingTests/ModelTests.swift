@@ -6,6 +6,7 @@ import VigilDSP
 import VigilDetectors
 import VigilInference
 import VigilSynth
+import VigilTestSupport
 import VigilTraining
 
 /// Two small synthetic recordings with "events" (harmonic bursts) over noise, for training checks.
@@ -309,21 +310,4 @@ struct ModelTests {
             #expect(alone == own)
         }
     }
-}
-
-/// Runs the learned detectors (shipped models) over `samples` through one shared STFT.
-func runLearned(
-    _ samples: [Float], rate: Double, triggers: [EventTriggerType] = [.dogBark, .glassBreak, .personTalking],
-    settings: DetectorSettings = DetectorSettings()
-) -> [Detection] {
-    let configuration = STFTConfiguration.standard(sampleRate: rate)
-    let detectors = triggers.compactMap { DetectorRegistry.makeDetector(for: $0, configuration: configuration, settings: settings) }
-    let stft = ShortTimeFourierTransform(configuration: configuration)
-    var out: [Detection] = []
-    samples.withUnsafeBufferPointer { b in
-        stft.process(b) { f in for d in detectors { d.process(f, into: &out) } }
-    }
-    stft.finish { f in for d in detectors { d.process(f, into: &out) } }
-    for d in detectors { d.finish(at: Double(samples.count) / rate, into: &out) }
-    return out
 }

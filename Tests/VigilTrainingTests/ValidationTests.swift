@@ -3,6 +3,7 @@ import Testing
 import VigilCore
 import VigilDetectors
 import VigilInference
+import VigilTestSupport
 import VigilTraining
 
 /// The validation part of the development set, run through the shipped detectors as a stream
