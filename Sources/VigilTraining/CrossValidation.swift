@@ -4,20 +4,20 @@ import VigilScoring
 
 /// The folds of a grouped, nested K-fold cross-validation: every development file and training clip
 /// (an "item") belongs to one fold, and items that share a source recording are in the same fold.
-public struct CrossValidationPlan: Sendable {
+package struct CrossValidationPlan: Sendable {
     /// Number of folds (K).
-    public let folds: Int
+    package let folds: Int
     /// The seed that fixes the folds.
-    public let seed: UInt64
+    package let seed: UInt64
     /// Fold of every item (development file name, or clip recording name).
-    public let foldOf: [String: Int]
+    package let foldOf: [String: Int]
     /// Source component of every item (its smallest item's name).
-    public let componentOf: [String: String]
+    package let componentOf: [String: String]
     private let componentAmounts: [String: [String: Double]]
 
     /// Folds for `keys` (item -> its source groups) with `amounts` (item -> amount per category, for
     /// balancing: events or clips of each label, seconds of negatives), by ``GroupedFolds``.
-    public init(keys: [String: [String]], amounts: [String: [String: Double]], folds: Int, seed: UInt64) {
+    package init(keys: [String: [String]], amounts: [String: [String: Double]], folds: Int, seed: UInt64) {
         self.folds = folds
         self.seed = seed
         componentOf = GroupedFolds.components(keys: keys)
@@ -35,7 +35,7 @@ public struct CrossValidationPlan: Sendable {
     /// The inner validation part of outer fold `fold`'s training part: the training part's components are
     /// assigned to K-1 inner folds (seed mixed with the outer fold) and the first is returned. Only items of
     /// the training part can be in it.
-    public func innerValidation(outerFold fold: Int) -> Set<String> {
+    package func innerValidation(outerFold fold: Int) -> Set<String> {
         let training = componentAmounts.filter { name, _ in foldOf[name] != fold }
         let inner = GroupedFolds.assign(amounts: training, folds: max(2, folds - 1), seed: seed &+ 0x9E37_79B9 &* UInt64(fold + 1))
         return Set(componentOf.filter { item, component in foldOf[item] != fold && inner[component] == 0 }.keys)
@@ -44,7 +44,7 @@ public struct CrossValidationPlan: Sendable {
     /// Source-group keys and balancing amounts for development files and training clips: a development file's
     /// keys are its foreground source groups (``DevelopmentSet/groupKey(localPath:)`` of its PROVENANCE rows in
     /// ``DevelopmentSet/groupingRoles``), a clip's its ``TrainingClip/sourceGroup``.
-    public static func items(
+    package static func items(
         devFiles: [String], provenance: [DevelopmentSet.SourceRow], annotations: [LabelEvent], durations: [String: Double],
         clips: [String: TrainingClip]
     ) -> (keys: [String: [String]], amounts: [String: [String: Double]]) {
@@ -71,72 +71,72 @@ public struct CrossValidationPlan: Sendable {
 }
 
 /// Figures of one fold, scored on that fold only at sensitivity 5.
-public struct CrossValidationFold: Sendable {
+package struct CrossValidationFold: Sendable {
     /// The fold's index (0-based).
-    public var fold: Int
+    package var fold: Int
     /// Development files scored.
-    public var devFiles: Int
+    package var devFiles: Int
     /// Annotated events of the label on the fold's development files.
-    public var devEvents: Int { event.truePositives + event.falseNegatives }
+    package var devEvents: Int { event.truePositives + event.falseNegatives }
     /// Event-based figures on the fold's development files (0.5 s onset collar, offsets ignored).
-    public var event: LabelFigures
+    package var event: LabelFigures
     /// Segment-based figures (1 s) on the fold's development files.
-    public var segment: LabelFigures
+    package var segment: LabelFigures
     /// Detections on the fold's event-free development files (voice regions left out for personTalking).
-    public var devNegativeFalseAlarms: Int
+    package var devNegativeFalseAlarms: Int
     /// Hours of the fold's event-free development files counted.
-    public var devNegativeHours: Double
+    package var devNegativeHours: Double
     /// The fold's clips of the label.
-    public var positiveClips: Int
+    package var positiveClips: Int
     /// The fold's clips of the label that hold a detection of it (clip-level recall).
-    public var foundClips: Int
+    package var foundClips: Int
     /// Detections on the fold's negative clips (`negative` label; with voices left out for personTalking).
-    public var clipNegativeFalseAlarms: Int
+    package var clipNegativeFalseAlarms: Int
     /// Hours of the fold's negative clips counted.
-    public var clipNegativeHours: Double
+    package var clipNegativeHours: Double
     /// The fold's model (trained, and its decision chosen, inside the fold's training part).
-    public var model: SoundModel
+    package var model: SoundModel
     /// The decision chosen inside the fold's training part.
-    public var decision: DecisionParameters { model.decision }
+    package var decision: DecisionParameters { model.decision }
 
     /// Clip-level recall (0 without positive clips).
-    public var clipRecall: Double { positiveClips > 0 ? Double(foundClips) / Double(positiveClips) : 0 }
+    package var clipRecall: Double { positiveClips > 0 ? Double(foundClips) / Double(positiveClips) : 0 }
     /// False alarms per hour on the development negatives.
-    public var devFalseAlarmsPerHour: Double { devNegativeHours > 0 ? Double(devNegativeFalseAlarms) / devNegativeHours : 0 }
+    package var devFalseAlarmsPerHour: Double { devNegativeHours > 0 ? Double(devNegativeFalseAlarms) / devNegativeHours : 0 }
     /// False alarms per hour on the negative clips.
-    public var clipFalseAlarmsPerHour: Double { clipNegativeHours > 0 ? Double(clipNegativeFalseAlarms) / clipNegativeHours : 0 }
+    package var clipFalseAlarmsPerHour: Double { clipNegativeHours > 0 ? Double(clipNegativeFalseAlarms) / clipNegativeHours : 0 }
 }
 
 /// The figures of a cross-validation of one label: each fold, their mean and the worst fold.
-public struct CrossValidationReport: Sendable {
+package struct CrossValidationReport: Sendable {
     /// The label.
-    public var label: String
+    package var label: String
     /// The seed that fixed the folds.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Each fold's figures.
-    public var folds: [CrossValidationFold]
+    package var folds: [CrossValidationFold]
 
     /// Whether the headline figure is segment F1 (personTalking) rather than event F1.
-    public var segmentHeadline: Bool { SoundModelTrainer.defaults(for: label).segmentObjective }
+    package var segmentHeadline: Bool { SoundModelTrainer.defaults(for: label).segmentObjective }
     /// A fold's headline F1.
-    public func headline(_ f: CrossValidationFold) -> Double { segmentHeadline ? f.segment.f1 : f.event.f1 }
+    package func headline(_ f: CrossValidationFold) -> Double { segmentHeadline ? f.segment.f1 : f.event.f1 }
     /// The fold with the lowest headline F1.
-    public var worst: CrossValidationFold { folds.min { headline($0) < headline($1) }! }
+    package var worst: CrossValidationFold { folds.min { headline($0) < headline($1) }! }
 
     private func mean(_ value: (CrossValidationFold) -> Double) -> Double { folds.map(value).reduce(0, +) / Double(max(folds.count, 1)) }
     private func sum<T: Numeric>(_ value: (CrossValidationFold) -> T) -> T { folds.map(value).reduce(0, +) }
 
     /// False alarms per hour over all folds' development negatives together (the folds' hours differ).
-    public var pooledDevFalseAlarmsPerHour: Double {
+    package var pooledDevFalseAlarmsPerHour: Double {
         sum(\.devNegativeHours) > 0 ? Double(sum(\.devNegativeFalseAlarms)) / sum(\.devNegativeHours) : 0
     }
     /// False alarms per hour over all folds' negative clips together.
-    public var pooledClipFalseAlarmsPerHour: Double {
+    package var pooledClipFalseAlarmsPerHour: Double {
         sum(\.clipNegativeHours) > 0 ? Double(sum(\.clipNegativeFalseAlarms)) / sum(\.clipNegativeHours) : 0
     }
 
     /// One table row per fold, then the mean (false alarms: pooled over the folds) and the worst fold (Markdown).
-    public var markdownTable: String {
+    package var markdownTable: String {
         let metric = segmentHeadline ? "segment F1" : "event F1"
         var s = "| fold | dev files (events) | \(metric) (P / R) | clip recall | FA/h dev negatives | FA/h negative clips | threshold |\n"
         s += "|---|---|---|---|---|---|---|\n"
@@ -160,7 +160,7 @@ public struct CrossValidationReport: Sendable {
     }
 
     /// The figures as a JSON object (for the model file's `training` object and the command's output).
-    public var json: JSONValue {
+    package var json: JSONValue {
         func r4(_ x: Double) -> JSONValue { .number(SoundModelTrainer.round4(x)) }
         let rows: [JSONValue] = folds.map { f in
             .object(
@@ -189,27 +189,27 @@ public struct CrossValidationReport: Sendable {
 
 /// Grouped, nested K-fold cross-validation of the training recipe (`SoundModelTrainer.train`): each fold's
 /// model is trained, and its decision chosen, on the other folds only.
-public enum CrossValidation {
+package enum CrossValidation {
     /// What one fold trains on and what it scores.
-    public struct FoldData: Sendable {
+    package struct FoldData: Sendable {
         /// Recordings the fold's model may see: the training part (items of other folds, their augmented
         /// copies, and recordings of no fold: synthetic and extra training material).
-        public var training: [RecordingFeatures]
+        package var training: [RecordingFeatures]
         /// The inner validation part (a subset of `training`'s items) on which the decision grid and the
         /// sensitivity step are chosen. Positive clips of the label are not in it (they have no onsets).
-        public var validation: Set<String>
+        package var validation: Set<String>
         /// Positive clips of the label in `training`: only their activity regions are taught.
-        public var partlyLabelled: Set<String>
+        package var partlyLabelled: Set<String>
         /// Recordings scored: the fold's development files and clips (no augmented copies).
-        public var scored: [RecordingFeatures]
+        package var scored: [RecordingFeatures]
     }
 
     /// The base item of a recording name (augmented copies are "item#k").
-    public static func item(_ name: String) -> String { name.split(separator: "#").first.map(String.init) ?? name }
+    package static func item(_ name: String) -> String { name.split(separator: "#").first.map(String.init) ?? name }
 
     /// Splits `recordings` for `fold`. `clips` maps clip recording names to their clips; for personTalking the
     /// clips with voices are left out altogether (neither taught nor scored as negatives).
-    public static func foldData(
+    package static func foldData(
         plan: CrossValidationPlan, fold: Int, label: String, recordings: [RecordingFeatures], clips: [String: TrainingClip]
     ) -> FoldData {
         let inner = plan.innerValidation(outerFold: fold)
@@ -241,7 +241,7 @@ public enum CrossValidation {
     /// development events (every label) and the activity events of the label's positive clips
     /// (``SoundModelTrainer/activityEvents(_:label:minimumActivity:)``). `devFiles`: the names scored with
     /// onsets. `progress` is told when each fold is done.
-    public static func run(
+    package static func run(
         label: String, plan: CrossValidationPlan, recordings: [RecordingFeatures], annotations: [LabelEvent], devFiles: Set<String>,
         clips: [String: TrainingClip], voiceBackground: VoiceBackground, seed: UInt64, options: TrainingOptions,
         progress: (CrossValidationFold) -> Void = { _ in }

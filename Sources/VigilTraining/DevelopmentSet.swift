@@ -2,10 +2,10 @@ import VigilScoring
 
 /// Parsing of the development set's TSV files and its group-aware train/validation split.
 /// Pure: takes the files' text, never reads files itself.
-public enum DevelopmentSet {
+package enum DevelopmentSet {
     /// Events of a DCASE label file `filename<TAB>onset<TAB>offset<TAB>label` (header and
     /// malformed lines skipped).
-    public static func parseLabels(_ text: String) -> [LabelEvent] {
+    package static func parseLabels(_ text: String) -> [LabelEvent] {
         text.split(whereSeparator: \.isNewline).compactMap { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard f.count >= 4, let on = Double(f[1]), let off = Double(f[2]) else { return nil }
@@ -14,7 +14,7 @@ public enum DevelopmentSet {
     }
 
     /// `filename<TAB>duration` lines.
-    public static func parseDurations(_ text: String) -> [String: Double] {
+    package static func parseDurations(_ text: String) -> [String: Double] {
         var out: [String: Double] = [:]
         for line in text.split(whereSeparator: \.isNewline) {
             let f = line.split(separator: "\t")
@@ -24,23 +24,23 @@ public enum DevelopmentSet {
     }
 
     /// One PROVENANCE.tsv row (the columns the split needs).
-    public struct SourceRow: Sendable, Hashable {
-        public var file: String
-        public var role: String
-        public var sourceClass: String
-        public var localPath: String
-        public var license: String
-        public var repository: String
+    package struct SourceRow: Sendable, Hashable {
+        package var file: String
+        package var role: String
+        package var sourceClass: String
+        package var localPath: String
+        package var license: String
+        package var repository: String
         /// Where the source clip was cut (seconds into the source), when the file says.
-        public var sourceStart: Double? = nil
+        package var sourceStart: Double? = nil
         /// Where the cut ended (seconds into the source), when the file says.
-        public var sourceEnd: Double? = nil
+        package var sourceEnd: Double? = nil
         /// Where the clip was placed in the development file (seconds), when the file says.
-        public var outputStart: Double? = nil
+        package var outputStart: Double? = nil
     }
 
     /// Rows of PROVENANCE.tsv (header skipped).
-    public static func parseProvenance(_ text: String) -> [SourceRow] {
+    package static func parseProvenance(_ text: String) -> [SourceRow] {
         var lines = text.split(whereSeparator: \.isNewline)
         guard let header = lines.first else { return [] }
         let names = header.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -68,7 +68,7 @@ public enum DevelopmentSet {
     /// (UrbanSound8K: the Freesound id; crying babies: the speaker id; spoken digits: the
     /// speaker; LibriSpeech: the speaker; otherwise the file stem without trailing `_N` and
     /// `_NN-NNs` cut indices).
-    public static func groupKey(localPath: String) -> String {
+    package static func groupKey(localPath: String) -> String {
         let parts = localPath.split(separator: "/").map(String.init)
         guard let last = parts.last else { return localPath }
         let folder = parts.count >= 2 ? parts[parts.count - 2] : ""
@@ -100,7 +100,7 @@ public enum DevelopmentSet {
 
     /// Roles whose source clips define the split's groups (foreground material). Background
     /// beds mixed under scenes are shared between splits.
-    public static let groupingRoles: Set<String> = ["event", "negative_clip", "hard_negative", "background_speech"]
+    package static let groupingRoles: Set<String> = ["event", "negative_clip", "hard_negative", "background_speech"]
 
     /// The group-aware, stratified split. Files connected through a shared foreground source
     /// group form one component (components never straddle the split). Components are visited in
@@ -108,7 +108,7 @@ public enum DevelopmentSet {
     /// that keeps every category (events of each label, seconds of event-free files) at or below
     /// `validationPercent` % of its total (+5 points slack), otherwise to training. Returns the
     /// validation file names.
-    public static func validationFiles(
+    package static func validationFiles(
         provenance: [SourceRow], files: [String], annotations: [LabelEvent] = [], durations: [String: Double] = [:],
         validationPercent: Int = 30, salt: String = "vigil-sounds-split-v1"
     ) -> Set<String> {
@@ -169,14 +169,14 @@ public enum DevelopmentSet {
     }
 
     /// Source classes whose material has voices in it that are not annotated as personTalking.
-    public static let voiceSourceClasses: Set<String> = [
+    package static let voiceSourceClasses: Set<String> = [
         "negative_children_playing", "negative_background_room", "negative_street_music",
     ]
 
     /// Where the development files hold voice-background material (``voiceSourceClasses``): each
     /// such source clip's place in its file, from `out_start_s` and the cut's length
     /// (`src_end_s - src_start_s`); the whole file when PROVENANCE.tsv does not say.
-    public static func voiceBackground(provenance: [SourceRow]) -> VoiceBackground {
+    package static func voiceBackground(provenance: [SourceRow]) -> VoiceBackground {
         var regions: [String: [ClosedRange<Double>]] = [:]
         for r in provenance where voiceSourceClasses.contains(r.sourceClass) {
             if let start = r.outputStart, let a = r.sourceStart, let b = r.sourceEnd, b > a {

@@ -2,13 +2,13 @@ import VigilCore
 import VigilInference
 
 /// Why the embedded-models source could not be made from a model file.
-public struct EmbeddedModelsSourceError: Error, Sendable, CustomStringConvertible {
+package struct EmbeddedModelsSourceError: Error, Sendable, CustomStringConvertible {
     /// The model file.
-    public let file: String
+    package let file: String
     /// What is wrong with it.
-    public let reason: String
+    package let reason: String
 
-    public var description: String { "\(file): \(reason)" }
+    package var description: String { "\(file): \(reason)" }
 }
 
 /// The Swift source of `Sources/VigilDetectors/EmbeddedModels.swift` (written by `vigil-embed-models`
@@ -18,15 +18,15 @@ public struct EmbeddedModelsSourceError: Error, Sendable, CustomStringConvertibl
 /// Minifying only drops the indentation and line breaks: the numbers keep their text, so the
 /// embedded text decodes to exactly the values of the file (checked here for every model, and by
 /// the detectors' tests against `Models/`).
-public enum EmbeddedModelsSource {
+package enum EmbeddedModelsSource {
     /// Characters per string literal in the generated file.
-    public static let lineLength = 1_000
+    package static let lineLength = 1_000
 
     /// The raw-string delimiter of the literals.
     private static let hashes = "##"
 
     /// The generated source for the model files given as (file name, text); labels come from the files.
-    public static func render(files: [(name: String, text: String)]) throws(EmbeddedModelsSourceError) -> String {
+    package static func render(files: [(name: String, text: String)]) throws(EmbeddedModelsSourceError) -> String {
         var models: [(label: String, text: String)] = []
         for file in files {
             let model: SoundModel

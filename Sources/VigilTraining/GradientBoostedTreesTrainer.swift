@@ -6,26 +6,26 @@ import VigilInference
 #endif
 
 /// Settings of ``GradientBoostedTreesTrainer``.
-public struct TreeTrainingOptions: Sendable, Hashable {
+package struct TreeTrainingOptions: Sendable, Hashable {
     /// Trees (boosting rounds).
-    public var iterations = 200
+    package var iterations = 200
     /// Factor applied to every leaf's Newton step.
-    public var learningRate: Float = 0.1
+    package var learningRate: Float = 0.1
     /// Leaves per tree (grown best-first).
-    public var maxLeaves = 16
+    package var maxLeaves = 16
     /// Deepest leaf (root = depth 0): bounds the work of one evaluation (``GradientBoostedTrees``
     /// walks eight trees in lock step for as many steps as the deepest of them).
-    public var maxDepth = 6
+    package var maxDepth = 6
     /// Fewest training examples in a leaf.
-    public var minSamplesPerLeaf = 20
+    package var minSamplesPerLeaf = 20
     /// L2 regularisation of the leaf values (added to the hessian sum).
-    public var l2: Double = 1
+    package var l2: Double = 1
     /// Bins per input (at most 256): inputs are cut at quantiles of the training values.
-    public var maxBins = 255
+    package var maxBins = 255
     /// Largest weight given to the positive class to balance it (pos weight = min(this, neg/pos)).
-    public var maxPositiveWeight: Float = 1
+    package var maxPositiveWeight: Float = 1
     /// Creates default options.
-    public init() {}
+    package init() {}
 }
 
 /// Deterministic training of ``GradientBoostedTrees`` for a binary target (logistic loss), the
@@ -35,11 +35,11 @@ public struct TreeTrainingOptions: Sendable, Hashable {
 /// whose best split gains most is split next) up to ``TreeTrainingOptions/maxLeaves`` leaves,
 /// with a child's histogram obtained from its parent's minus its sibling's. Sums are taken in a
 /// fixed order in Double: the same data give the same trees bit for bit.
-public enum GradientBoostedTreesTrainer {
+package enum GradientBoostedTreesTrainer {
     /// Trains on `features` (row-major, `targets.count x dimension`) with 0/1 `targets` and
     /// optional per-example `weights` (a weight of 0 excludes an example); `ignoredInputs` are
     /// never split on.
-    public static func train(
+    package static func train(
         features: [Float], dimension: Int, targets: [Float], weights: [Float]? = nil, ignoredInputs: [Int] = [],
         options: TreeTrainingOptions = TreeTrainingOptions()
     ) -> GradientBoostedTrees {

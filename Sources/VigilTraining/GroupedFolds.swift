@@ -1,9 +1,9 @@
 /// Grouped K-fold assignment: items sharing a source group (directly or through a chain of shared
 /// groups) form one component, and every component goes whole to one fold. Deterministic in the seed.
-public enum GroupedFolds {
+package enum GroupedFolds {
     /// The component of every item: items connected by a shared key of `keys` (item -> its source
     /// groups) are one component, named by its smallest item. An item without keys is its own component.
-    public static func components(keys: [String: [String]]) -> [String: String] {
+    package static func components(keys: [String: [String]]) -> [String: String] {
         var parent: [String: String] = [:]
         for item in keys.keys { parent[item] = item }
         func find(_ x: String) -> String {
@@ -38,7 +38,7 @@ public enum GroupedFolds {
     /// share of a category it holds (taken / total, after adding it) is smallest, ties to the fold with
     /// fewer components, then the lower index: every fold gets about 1/K of every category, as far as the
     /// components allow.
-    public static func assign(amounts: [String: [String: Double]], folds: Int, seed: UInt64) -> [String: Int] {
+    package static func assign(amounts: [String: [String: Double]], folds: Int, seed: UInt64) -> [String: Int] {
         precondition(folds >= 2, "at least two folds")
         var total: [String: Double] = [:]
         for name in amounts.keys.sorted() { for (k, v) in amounts[name]!.sorted(by: { $0.key < $1.key }) { total[k, default: 0] += v } }

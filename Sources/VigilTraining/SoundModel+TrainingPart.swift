@@ -14,7 +14,7 @@ extension SoundModel {
     ///   - durations: seconds per file.
     /// - Returns: the training part (the files not in validation), or nil when these data do not
     ///   reproduce the model's recorded split (another data set, or a model without the record).
-    public func trainingPart(
+    package func trainingPart(
         provenance: [DevelopmentSet.SourceRow], files: [String], annotations: [LabelEvent], durations: [String: Double]
     ) -> Set<String>? {
         guard !provenance.isEmpty, let validationCount = training["validationFiles"]?.intValue,

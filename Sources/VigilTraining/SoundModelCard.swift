@@ -3,26 +3,26 @@ import VigilInference
 
 /// Writes the model card (`NAME.md`) beside a model file: the shipped ones in `Models/`, and the
 /// card `vigil train` writes beside its `--out`.
-public enum SoundModelCard {
+package enum SoundModelCard {
     /// What a model was trained on and where it was written, as the card states it.
-    public struct TrainingData: Sendable, Hashable {
+    package struct TrainingData: Sendable, Hashable {
         /// The model file's path as written (e.g. `Models/dogBark.json`).
-        public var modelPath: String
+        package var modelPath: String
         /// The Swift source the model is embedded in, if any.
-        public var embeddedIn: String?
+        package var embeddedIn: String?
         /// The recordings (a folder or data set name).
-        public var recordings: String
+        package var recordings: String
         /// The labels file.
-        public var labels: String
+        package var labels: String
         /// Recordings used (those that could be read).
-        public var fileCount: Int
+        package var fileCount: Int
         /// Their total duration in seconds.
-        public var seconds: Double
+        package var seconds: Double
         /// Events of the model's label in the labels file, on the recordings used.
-        public var eventCount: Int
+        package var eventCount: Int
 
         /// Creates a description.
-        public init(modelPath: String, embeddedIn: String?, recordings: String, labels: String, fileCount: Int, seconds: Double, eventCount: Int) {
+        package init(modelPath: String, embeddedIn: String?, recordings: String, labels: String, fileCount: Int, seconds: Double, eventCount: Int) {
             self.modelPath = modelPath
             self.embeddedIn = embeddedIn
             self.recordings = recordings
@@ -42,7 +42,7 @@ public enum SoundModelCard {
     ///   - validation: validation file names.
     ///   - data: the recordings and labels used and the path written.
     ///   - weaknesses: known weaknesses, one per item.
-    public static func markdown(
+    package static func markdown(
         model: SoundModel, figures: ValidationFigures, provenance: [DevelopmentSet.SourceRow], validation: Set<String>,
         trainingFileCount: Int, data: TrainingData, weaknesses: [String], crossValidation: CrossValidationReport? = nil
     ) -> String {

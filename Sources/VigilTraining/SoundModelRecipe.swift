@@ -4,54 +4,54 @@ import VigilInference
 /// How the model of one learned label is trained, and what its card says it cannot do: the one
 /// place that holds per-label training settings. ``SoundModelTrainer``, ``TrainingOptions``,
 /// ``SoundModelCard``, ``CrossValidation``, ``TrainingClip`` and ``TrainingRun`` read it.
-public struct SoundModelRecipe: Sendable {
+package struct SoundModelRecipe: Sendable {
     /// The label (trigger) the recipe trains.
-    public var trigger: EventTriggerType
+    package var trigger: EventTriggerType
     /// Decisions merge into one event across gaps up to this long (seconds).
-    public var mergeGapSeconds: Double
+    package var mergeGapSeconds: Double
     /// The impact-then-shatter evidence the events need, if any (glassBreak).
-    public var gate: ImpactShatterGate?
+    package var gate: ImpactShatterGate?
     /// Whether the decision settings are chosen on segment F1 (else event F1).
-    public var segmentObjective: Bool
+    package var segmentObjective: Bool
     /// The pause at which an event may be split (seconds; the annotation convention).
-    public var splitPauseSeconds: Double
+    package var splitPauseSeconds: Double
     /// Whether splitting at pauses is among the decision settings tried.
-    public var splitsAtPauses: Bool
+    package var splitsAtPauses: Bool
     /// Onset activity levels tried (nil: none).
-    public var onsetActivities: [Double?]
+    package var onsetActivities: [Double?]
     /// Minimum active decisions per event tried.
-    public var minActiveDecisions: [Int]
+    package var minActiveDecisions: [Int]
     /// Longest event reported (seconds), if limited.
-    public var maxEventSeconds: Double?
+    package var maxEventSeconds: Double?
     /// Positive decisions whose nearby frames never rise this far over the background are left out
     /// (mean relative band level, log10 units).
-    public var positiveActivity: Float
+    package var positiveActivity: Float
     /// Whether the abrupt noise bursts and steady tones are training negatives (the steady noises always are).
-    public var syntheticConfusers: Bool
+    package var syntheticConfusers: Bool
     /// Augmented copies per training file by default.
-    public var augmentedCopies: Int
+    package var augmentedCopies: Int
     /// Whether voice-background regions are neither taught nor scored as negatives, and clips with
     /// voices are left out (personTalking).
-    public var ignoresVoiceBackground: Bool
+    package var ignoresVoiceBackground: Bool
     /// Whether the trees may split on the bands above 8 kHz, the HF share and the centroid.
-    public var usesHighBand: Bool
+    package var usesHighBand: Bool
     /// Whether the trees may split on the burst values.
-    public var usesBurstValues: Bool
+    package var usesBurstValues: Bool
     /// The known weaknesses written into the shipped model's card, one per item.
-    public var knownWeaknesses: [String]
+    package var knownWeaknesses: [String]
 
     /// The recipe of `trigger`'s model; a trigger without a learned model gets the generic recipe.
-    public static func of(_ trigger: EventTriggerType) -> SoundModelRecipe {
+    package static func of(_ trigger: EventTriggerType) -> SoundModelRecipe {
         table[trigger] ?? generic(trigger)
     }
 
     /// The recipe of the label named `label`, or the generic recipe of an unknown label (as used by tests).
-    public static func of(label: String) -> SoundModelRecipe {
+    package static func of(label: String) -> SoundModelRecipe {
         EventTriggerType(rawValue: label).map(of) ?? generic(.sound)
     }
 
     /// The labels that have a model recipe (the learned detectors), in declaration order.
-    public static var trainable: [EventTriggerType] { EventTriggerType.allCases.filter { table[$0] != nil } }
+    package static var trainable: [EventTriggerType] { EventTriggerType.allCases.filter { table[$0] != nil } }
 
     /// The settings of a label without its own recipe.
     static func generic(_ trigger: EventTriggerType) -> SoundModelRecipe {
@@ -63,7 +63,7 @@ public struct SoundModelRecipe: Sendable {
     }
 
     /// The recipes of the shipped models.
-    public static let table: [EventTriggerType: SoundModelRecipe] = {
+    package static let table: [EventTriggerType: SoundModelRecipe] = {
         var dogBark = generic(.dogBark)
         // The burst values (features v4) help dogBark only; glass breaks and speech keep the inputs
         // of features v3 (with the burst values their validation figures fell: personTalking segment

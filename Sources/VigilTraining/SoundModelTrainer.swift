@@ -4,26 +4,26 @@ import VigilInference
 import VigilScoring
 
 /// Features of one recording: the decision vectors and the per-frame gate values.
-public struct RecordingFeatures: Sendable {
+package struct RecordingFeatures: Sendable {
     /// File name.
-    public var name: String
+    package var name: String
     /// Duration (seconds).
-    public var duration: Double
+    package var duration: Double
     /// Sample rate.
-    public var sampleRate: Double
+    package var sampleRate: Double
     /// Decision centre times.
-    public var centerTimes: [Double] = []
+    package var centerTimes: [Double] = []
     /// Times at which each decision was available.
-    public var availableTimes: [Double] = []
+    package var availableTimes: [Double] = []
     /// Decision vectors, row-major (`centerTimes.count x dimension`).
-    public var matrix: [Float] = []
+    package var matrix: [Float] = []
     /// Frame centre times.
-    public var frameTimes: [Double] = []
+    package var frameTimes: [Double] = []
     /// Per frame: flux, low-band flux, HF ratio, mean relative level, largest relative band level.
-    public var gateValues: [Float] = []
+    package var gateValues: [Float] = []
 
     /// Creates empty features for a recording.
-    public init(name: String, duration: Double, sampleRate: Double) {
+    package init(name: String, duration: Double, sampleRate: Double) {
         self.name = name
         self.duration = duration
         self.sampleRate = sampleRate
@@ -31,26 +31,26 @@ public struct RecordingFeatures: Sendable {
 }
 
 /// Validation figures of one model.
-public struct ValidationFigures: Sendable, Hashable {
+package struct ValidationFigures: Sendable, Hashable {
     /// Event-based figures (0.5 s onset collar, offsets ignored; VigilScoring, DCASE 2017 settings).
-    public var event: LabelFigures
+    package var event: LabelFigures
     /// Event-based figures in sed_eval's default setting (0.2 s onset collar, offsets within
     /// max(0.2 s, 50 % of the reference)): how closely onsets and offsets agree.
-    public var eventSedEvalDefault: LabelFigures
+    package var eventSedEvalDefault: LabelFigures
     /// Segment-based figures (1 s segments; VigilScoring).
-    public var segment: LabelFigures
+    package var segment: LabelFigures
     /// Detections on counted negative files.
-    public var negativeFalseAlarms: Int
+    package var negativeFalseAlarms: Int
     /// Hours of counted negative material.
-    public var negativeHours: Double
+    package var negativeHours: Double
     /// False alarms per hour on negatives.
-    public var falseAlarmsPerHour: Double { negativeHours > 0 ? Double(negativeFalseAlarms) / negativeHours : 0 }
+    package var falseAlarmsPerHour: Double { negativeHours > 0 ? Double(negativeFalseAlarms) / negativeHours : 0 }
 }
 
 /// Training of the sound models, in Swift, deterministic (fixed seed, fixed data order).
-public enum SoundModelTrainer {
+package enum SoundModelTrainer {
     /// Per-label settings (merge gap, gate, objective), from the label's ``SoundModelRecipe``.
-    public static func defaults(for label: String) -> (
+    package static func defaults(for label: String) -> (
         mergeGap: Double, gate: ImpactShatterGate?, segmentObjective: Bool, splitPause: Double
     ) {
         let recipe = SoundModelRecipe.of(label: label)
@@ -61,7 +61,7 @@ public enum SoundModelTrainer {
     /// property of the sound); unless the recipe uses the high band (glassBreak), also the bands
     /// above 8 kHz, the HF share and the centroid (the sources differ in bandwidth, the classes do
     /// not); unless it uses the burst values (dogBark), those.
-    public static func ignoredInputs(for label: String) -> [Int] {
+    package static func ignoredInputs(for label: String) -> [Int] {
         let recipe = SoundModelRecipe.of(label: label)
         let names = FeatureSpec.current.componentNames
         let spec = FeatureSpec.current
@@ -82,7 +82,7 @@ public enum SoundModelTrainer {
 
     /// A training variant of a recording: gain `gainDB` and `background` (looped, any length)
     /// mixed in at `snrDB` below the recording's RMS. Deterministic.
-    public static func augmented(_ samples: [Float], background: [Float], snrDB: Double, gainDB: Double, offset: Int) -> [Float] {
+    package static func augmented(_ samples: [Float], background: [Float], snrDB: Double, gainDB: Double, offset: Int) -> [Float] {
         func rms(_ x: [Float]) -> Double {
             var s = 0.0
             for v in x { s += Double(v) * Double(v) }
@@ -104,15 +104,15 @@ public enum SoundModelTrainer {
     /// Synthetic training negatives (20 s each): steady noises (white, pink-like, brown-like;
     /// three levels): steady broadband noise (fans, HVAC, rain) is never an event; and
     /// ``syntheticConfusers(sampleRate:seed:)``: abrupt noise bursts and steady tones.
-    public static func syntheticNegatives(sampleRate: Double, seed: UInt64) -> [(name: String, samples: [Float])] {
+    package static func syntheticNegatives(sampleRate: Double, seed: UInt64) -> [(name: String, samples: [Float])] {
         steadyNoises(sampleRate: sampleRate, seed: seed) + syntheticConfusers(sampleRate: sampleRate, seed: seed &+ 1)
     }
 
     /// Whether `label` trains on ``syntheticConfusers(sampleRate:seed:)`` (its recipe's ``SoundModelRecipe/syntheticConfusers``).
-    public static func usesSyntheticConfusers(_ label: String) -> Bool { SoundModelRecipe.of(label: label).syntheticConfusers }
+    package static func usesSyntheticConfusers(_ label: String) -> Bool { SoundModelRecipe.of(label: label).syntheticConfusers }
 
     /// Whether `name` is one of the recordings of ``syntheticConfusers(sampleRate:seed:)``.
-    public static func isSyntheticConfuser(_ name: String) -> Bool {
+    package static func isSyntheticConfuser(_ name: String) -> Bool {
         name.hasPrefix("synthetic-noise-bursts") || name.hasPrefix("synthetic-steady-tones")
     }
 
@@ -121,7 +121,7 @@ public enum SoundModelTrainer {
     /// sine or square tones (150-4000 Hz, 0.2-2 s, 6 files), over a quiet white floor. A burst of noise has
     /// glass's impact and high-frequency energy but none of its ringing fragments; a steady tone
     /// has voicing but no syllables or formant motion. Deterministic in `seed`.
-    public static func syntheticConfusers(sampleRate: Double, seed: UInt64) -> [(name: String, samples: [Float])] {
+    package static func syntheticConfusers(sampleRate: Double, seed: UInt64) -> [(name: String, samples: [Float])] {
         var rng = SplitMix64(seed: seed)
         var out: [(String, [Float])] = []
         let n = Int(20 * sampleRate)
@@ -225,34 +225,34 @@ public enum SoundModelTrainer {
     }
 
     /// Name prefix of extra negative recordings (``extraNegativeFeatures(name:samples:sampleRate:)``).
-    public static let extraNegativePrefix = "negative:"
+    package static let extraNegativePrefix = "negative:"
 
     /// Features of an extra negative recording: audio with no event of any label, outside the labeled
     /// set (the shipped dogBark model's rendered music, `vigil train --negatives`). Its name carries
     /// ``extraNegativePrefix``, so it never matches a labeled file's annotations and is never drawn
     /// into the validation part: it is always training data.
-    public static func extraNegativeFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
+    package static func extraNegativeFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
         extractFeatures(name: extraNegativePrefix + name, samples: samples, sampleRate: sampleRate)
     }
 
     /// Name prefix of extra labeled recordings (``extraPositiveFeatures(name:samples:sampleRate:)``).
-    public static let extraPositivePrefix = "positive:"
+    package static let extraPositivePrefix = "positive:"
 
     /// Features of an extra labeled recording, outside the labeled set (the shipped personTalking
     /// model's words of other speakers, `vigil train --positives`). Its name carries
     /// ``extraPositivePrefix`` (its annotations must too), so it never collides with a labeled file
     /// and is never drawn into the validation part: it is always training data.
-    public static func extraPositiveFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
+    package static func extraPositiveFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
         extractFeatures(name: extraPositivePrefix + name, samples: samples, sampleRate: sampleRate)
     }
 
     /// The events of extra labeled recordings, named as ``extraPositiveFeatures(name:samples:sampleRate:)`` names their files.
-    public static func extraPositiveEvents(_ events: [LabelEvent]) -> [LabelEvent] {
+    package static func extraPositiveEvents(_ events: [LabelEvent]) -> [LabelEvent] {
         events.map { LabelEvent(file: extraPositivePrefix + $0.file, onset: $0.onset, offset: $0.offset, label: $0.label) }
     }
 
     /// Extracts decision vectors and gate values from a whole recording (runs the shared STFT).
-    public static func extractFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
+    package static func extractFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
         let configuration = STFTConfiguration.standard(sampleRate: sampleRate)
         let stft = ShortTimeFourierTransform(configuration: configuration)
         let extractor = SoundFeatureExtractor(configuration: configuration)
@@ -280,7 +280,7 @@ public enum SoundModelTrainer {
     /// (over the running background floor, log10) is at least `minimumActivity` and at least
     /// `minimumActivity` above the clip's own median (its background: most of a clip is not the event),
     /// joined over gaps shorter than 0.1 s, as events of `label` on `rec`. A clip with no such frame gets none.
-    public static func activityEvents(_ rec: RecordingFeatures, label: String, minimumActivity: Float) -> [LabelEvent] {
+    package static func activityEvents(_ rec: RecordingFeatures, label: String, minimumActivity: Float) -> [LabelEvent] {
         let count = rec.frameTimes.count
         guard count > 0 else { return [] }
         let activity = (0..<count).map { rec.gateValues[5 * $0 + 3] }
@@ -307,13 +307,13 @@ public enum SoundModelTrainer {
     }
 
     /// Runs `model` over precomputed features as the streaming detector would.
-    public static func simulate(_ rec: RecordingFeatures, model: SoundModel, sensitivity: Sensitivity = .medium) -> [TrackedEvent] {
+    package static func simulate(_ rec: RecordingFeatures, model: SoundModel, sensitivity: Sensitivity = .medium) -> [TrackedEvent] {
         simulate(rec, classifier: model.classifier, decision: model.decision, sensitivity: sensitivity)
     }
 
     /// Runs `classifier` and a tracker over precomputed features (the same order of operations as
     /// the streaming detector). `probabilities` may pass cached classifier outputs.
-    public static func simulate(
+    package static func simulate(
         _ rec: RecordingFeatures, classifier: GradientBoostedTrees, decision: DecisionParameters, sensitivity: Sensitivity = .medium,
         probabilities: [Float]? = nil
     ) -> [TrackedEvent] {
@@ -349,12 +349,12 @@ public enum SoundModelTrainer {
     }
 
     /// `model`'s probabilities for every decision of `rec`.
-    public static func probabilities(_ rec: RecordingFeatures, model: SoundModel) -> [Float] {
+    package static func probabilities(_ rec: RecordingFeatures, model: SoundModel) -> [Float] {
         probabilities(rec, classifier: model.classifier)
     }
 
     /// Classifier probabilities for every decision of `rec`.
-    public static func probabilities(_ rec: RecordingFeatures, classifier: GradientBoostedTrees) -> [Float] {
+    package static func probabilities(_ rec: RecordingFeatures, classifier: GradientBoostedTrees) -> [Float] {
         let d = classifier.inputs
         var out: [Float] = []
         out.reserveCapacity(rec.centerTimes.count)
@@ -371,7 +371,7 @@ public enum SoundModelTrainer {
     /// counted on files with no annotation at all. A detection that starts inside `ignoring` (voice
     /// background, for personTalking) and overlaps no reference event of `label` is left out: it is
     /// neither a false positive nor a false alarm, and those regions do not count as negative hours.
-    public static func score(
+    package static func score(
         label: String, found: [String: [TrackedEvent]], recordings: [RecordingFeatures], annotations: [LabelEvent],
         ignoring: VoiceBackground = .none
     ) -> ValidationFigures {
@@ -427,7 +427,7 @@ public enum SoundModelTrainer {
     ///   - partlyLabelled: files whose annotations mark only where their sound is active (clip-labelled
     ///     positives, ``activityEvents(_:label:minimumActivity:)``): their decisions outside those events are
     ///     left out (weight 0), never taught as negatives.
-    public static func train(
+    package static func train(
         label: String, recordings: [RecordingFeatures], annotations: [LabelEvent], validation: Set<String>,
         voiceBackground: VoiceBackground, seed: UInt64, options: TrainingOptions = TrainingOptions(),
         metadata: [(String, JSONValue)] = [], verbose: Bool = false, partlyLabelled: Set<String> = []
@@ -564,7 +564,7 @@ public enum SoundModelTrainer {
     }
 
     /// The smallest step of the sensitivity mapping (logit per level), the one models used before.
-    public static let minimumSensitivityStep = 0.4
+    package static let minimumSensitivityStep = 0.4
 
     /// The sensitivity step of a model whose level-5 threshold is `threshold`, from the validation F1
     /// of its decision setting at other thresholds (`candidates`, false alarms not counted): 0.4 logit
@@ -573,7 +573,7 @@ public enum SoundModelTrainer {
     /// wants, at the cost of the false alarms the level-5 objective avoids. In whole hundredths.
     /// (dogBark with music negatives: level 5 at 0.99, where its validation recall is 0.32; with 0.4
     /// level 10 was 0.93 and found no more barks.)
-    public static func sensitivityStep(threshold: Double, candidates: [(threshold: Double, f1: Double)]) -> Double {
+    package static func sensitivityStep(threshold: Double, candidates: [(threshold: Double, f1: Double)]) -> Double {
         let atThreshold = candidates.filter { $0.threshold == threshold }.map(\.f1).max() ?? 0
         // The best F1 below the threshold; of equal ones the highest threshold (fewest detections).
         guard
@@ -592,7 +592,7 @@ public enum SoundModelTrainer {
     /// the sed_eval-default event F1, less than one event changes the F1. Not with the segment
     /// objective: on personTalking's segment ties that preferred a 0.5 s merge gap, which joins
     /// phrases the annotations split at 0.3 s pauses (whole-dev event F1 0.93 -> 0.81).
-    public static func objective(_ figures: ValidationFigures, segmentObjective: Bool) -> Double {
+    package static func objective(_ figures: ValidationFigures, segmentObjective: Bool) -> Double {
         let f1 = segmentObjective ? figures.segment.f1 : figures.event.f1
         let tieBreak = segmentObjective ? 0 : 0.001 * figures.eventSedEvalDefault.f1
         return f1 - 0.05 * max(0, figures.falseAlarmsPerHour - 1) + tieBreak
@@ -614,7 +614,7 @@ public enum SoundModelTrainer {
     }
 
     /// Hash of the training data: file names, annotations and the bits of every feature value.
-    public static func dataHash(recordings: [RecordingFeatures], annotations: [LabelEvent]) -> String {
+    package static func dataHash(recordings: [RecordingFeatures], annotations: [LabelEvent]) -> String {
         var h = FNV1a64()
         for r in recordings {
             h.combine(r.name)

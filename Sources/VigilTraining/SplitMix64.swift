@@ -1,12 +1,12 @@
 /// SplitMix64: a small deterministic random number generator for training (fixed seed,
 /// same sequence on every platform).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator from `seed`.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,13 +15,13 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// Uniform in [0, 1).
-    public mutating func nextUnit() -> Double { Double(next() >> 11) * (1.0 / 9_007_199_254_740_992.0) }
+    package mutating func nextUnit() -> Double { Double(next() >> 11) * (1.0 / 9_007_199_254_740_992.0) }
 
     /// Uniform integer in 0..<bound (bound > 0), without modulo bias worth caring about here.
-    public mutating func nextIndex(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    package mutating func nextIndex(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
     /// Standard normal (Box-Muller).
-    public mutating func nextGaussian() -> Double {
+    package mutating func nextGaussian() -> Double {
         let u1 = max(nextUnit(), 1e-300)
         let u2 = nextUnit()
         return (-2 * _log(u1)).squareRoot() * _cos(2 * Double.pi * u2)
@@ -29,15 +29,15 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 }
 
 /// FNV-1a 64-bit hash, used for data hashes and the deterministic split.
-public struct FNV1a64: Sendable {
+package struct FNV1a64: Sendable {
     /// The running hash value.
-    public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    package private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
 
     /// A new hash.
-    public init() {}
+    package init() {}
 
     /// Mixes `bytes` into the hash.
-    public mutating func combine<S: Sequence<UInt8>>(_ bytes: S) {
+    package mutating func combine<S: Sequence<UInt8>>(_ bytes: S) {
         for b in bytes {
             value ^= UInt64(b)
             value = value &* 0x0000_0100_0000_01B3
@@ -45,10 +45,10 @@ public struct FNV1a64: Sendable {
     }
 
     /// Mixes the UTF-8 of `string` into the hash.
-    public mutating func combine(_ string: String) { combine(string.utf8) }
+    package mutating func combine(_ string: String) { combine(string.utf8) }
 
     /// Mixes the bit pattern of `x` into the hash.
-    public mutating func combine(_ x: Float) {
+    package mutating func combine(_ x: Float) {
         var b = x.bitPattern
         for _ in 0..<4 {
             combine(CollectionOfOne(UInt8(truncatingIfNeeded: b)))
@@ -57,14 +57,14 @@ public struct FNV1a64: Sendable {
     }
 
     /// Hash of a string.
-    public static func hash(_ string: String) -> UInt64 {
+    package static func hash(_ string: String) -> UInt64 {
         var h = FNV1a64()
         h.combine(string)
         return h.value
     }
 
     /// 16 lowercase hex digits.
-    public var hex: String {
+    package var hex: String {
         let s = String(value, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
     }

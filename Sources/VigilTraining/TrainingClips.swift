@@ -1,23 +1,23 @@
 /// One clip of a clip-labelled training folder (`clips.tsv`: filename, label, category, group,
 /// voices, seconds, sample_rate). A positive clip holds its sound somewhere in it, with no onset or offset.
-public struct TrainingClip: Sendable, Hashable {
+package struct TrainingClip: Sendable, Hashable {
     /// File name, relative to the folder's `audio/`.
-    public var filename: String
+    package var filename: String
     /// `dogBark`, `glassBreak`, `personTalking` or `negative`.
-    public var label: String
+    package var label: String
     /// What the clip is (e.g. `bark`, `car_horn`).
-    public var category: String
+    package var category: String
     /// The source recording (clips of one group stay on one side of every split).
-    public var group: String
+    package var group: String
     /// Whether voices are in the background (such a clip is not a negative for personTalking).
-    public var voices: Bool
+    package var voices: Bool
     /// Duration the list states (seconds).
-    public var seconds: Double
+    package var seconds: Double
     /// The clip's line in its list (1-based; 0 when not read from a list).
-    public var line: Int = 0
+    package var line: Int = 0
 
     /// Creates a clip.
-    public init(filename: String, label: String, category: String, group: String, voices: Bool, seconds: Double) {
+    package init(filename: String, label: String, category: String, group: String, voices: Bool, seconds: Double) {
         self.filename = filename
         self.label = label
         self.category = category
@@ -27,49 +27,49 @@ public struct TrainingClip: Sendable, Hashable {
     }
 
     /// Name prefix of clip recordings in training (keeps them apart from development file names).
-    public static let namePrefix = "clip:"
+    package static let namePrefix = "clip:"
 
     /// The label a clip with no event of any learned label carries.
-    public static let negativeLabel = "negative"
+    package static let negativeLabel = "negative"
 
     /// Whether the clip is a negative of `label`: a `negative` clip (one with voices is not a negative
     /// for personTalking), or a clip of another learned label.
-    public func isNegative(for label: String) -> Bool {
+    package func isNegative(for label: String) -> Bool {
         self.label != label && !(voices && SoundModelRecipe.of(label: label).ignoresVoiceBackground)
     }
 
     /// The clip's source group in the space of the development set's groups: UrbanSound8K clips of the
     /// development set are grouped by their Freesound id as `us8k:ID`, so a Freesound group here joins them.
-    public var sourceGroup: String {
+    package var sourceGroup: String {
         group.hasPrefix("freesound:") ? "us8k:" + group.dropFirst("freesound:".count) : "clips:" + group
     }
 }
 
 /// A `clips.tsv` that cannot be used: names the file, the line (1-based, 0 for the whole file) and the reason.
-public struct ClipListError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ClipListError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The list's path.
-    public var path: String
+    package var path: String
     /// The line at fault (1-based), 0 for the whole file.
-    public var line: Int
+    package var line: Int
     /// What is wrong.
-    public var reason: String
+    package var reason: String
 
     /// Creates an error.
-    public init(path: String, line: Int, reason: String) {
+    package init(path: String, line: Int, reason: String) {
         self.path = path
         self.line = line
         self.reason = reason
     }
 
-    public var description: String { line > 0 ? "\(path):\(line): \(reason)" : "\(path): \(reason)" }
+    package var description: String { line > 0 ? "\(path):\(line): \(reason)" : "\(path): \(reason)" }
 }
 
 /// Parsing of a clip-labelled training folder's `clips.tsv`. Pure: takes the text, never reads files.
-public enum TrainingClips {
+package enum TrainingClips {
     /// The columns a clips.tsv must have (by name, in any order; others are ignored).
-    public static let requiredColumns = ["filename", "label", "group", "voices"]
+    package static let requiredColumns = ["filename", "label", "group", "voices"]
     /// Labels a clip may carry.
-    public static let labels: Set<String> = ["dogBark", "glassBreak", "personTalking", TrainingClip.negativeLabel]
+    package static let labels: Set<String> = ["dogBark", "glassBreak", "personTalking", TrainingClip.negativeLabel]
 
     private static func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " || $0 == "\t" } }
 
@@ -77,7 +77,7 @@ public enum TrainingClips {
     /// file in errors. Throws ``ClipListError`` for a missing column, a line with too few fields, an
     /// empty file name or group, an unknown label, a `voices` other than yes/no, a bad `seconds`, or a
     /// file listed twice.
-    public static func parse(_ text: String, path: String) throws -> [TrainingClip] {
+    package static func parse(_ text: String, path: String) throws -> [TrainingClip] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         guard let header = lines.first, !isBlank(header) else {
             throw ClipListError(path: path, line: 0, reason: "empty file (expected a header: \(requiredColumns.joined(separator: ", ")), ...)")

@@ -6,14 +6,14 @@ import VigilScoring
 
 /// An audio file given to a training run: the path to open and the name it is known by (relative
 /// to the directory it was found in; the name labels files use).
-public struct TrainingRecording: Sendable, Hashable {
+package struct TrainingRecording: Sendable, Hashable {
     /// Path to open.
-    public var path: String
+    package var path: String
     /// Name in labels files, model metadata and messages.
-    public var name: String
+    package var name: String
 
     /// Creates a recording.
-    public init(path: String, name: String) {
+    package init(path: String, name: String) {
         self.path = path
         self.name = name
     }
@@ -21,7 +21,7 @@ public struct TrainingRecording: Sendable, Hashable {
 
 /// What a training run reports while it works: progress over files and clips, warnings about
 /// files left out, and one line per cross-validation fold.
-public enum TrainingProgress: Sendable {
+package enum TrainingProgress: Sendable {
     /// A pass over `count` items (`itemName`: "files", "clips") begins.
     case started(count: Int, itemName: String)
     /// One item of the pass is done.
@@ -37,40 +37,40 @@ public enum TrainingProgress: Sendable {
 /// One run of `vigil train`: reads the recordings, adds the label's synthetic, extra and clip
 /// material, optionally cross-validates, trains the model with the label's ``SoundModelRecipe``
 /// and writes its model card. Deterministic: the same inputs and seed give the same bytes.
-public struct TrainingRun {
+package struct TrainingRun {
     /// The label to train.
-    public var trigger: EventTriggerType
+    package var trigger: EventTriggerType
     /// The labelled recordings (the development set), every one used, files without events as negatives.
-    public var recordings: [TrainingRecording]
+    package var recordings: [TrainingRecording]
     /// Their events (file names as in ``TrainingRecording/name``).
-    public var annotations: [LabelEvent]
+    package var annotations: [LabelEvent]
     /// Rows of the provenance file that groups the recordings by source (empty: each file is its own group).
-    public var provenance: [DevelopmentSet.SourceRow] = []
+    package var provenance: [DevelopmentSet.SourceRow] = []
     /// The training seed.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Augmented copies per training file; nil: the recipe's.
-    public var copies: Int?
+    package var copies: Int?
     /// Extra negative recordings (training part only).
-    public var negatives: [TrainingRecording] = []
+    package var negatives: [TrainingRecording] = []
     /// What the extra negatives are, for the model metadata.
-    public var negativeSource = ""
+    package var negativeSource = ""
     /// Extra labelled recordings and their events (training part only).
-    public var positives: (recordings: [TrainingRecording], events: [LabelEvent], source: String)?
+    package var positives: (recordings: [TrainingRecording], events: [LabelEvent], source: String)?
     /// Clip-labelled recordings: the folder's clips and the path of each one's audio.
-    public var clips: (list: [TrainingClip], audioPath: (TrainingClip) -> String, source: String)?
+    package var clips: (list: [TrainingClip], audioPath: (TrainingClip) -> String, source: String)?
     /// Folds of the grouped, nested cross-validation; nil: none.
-    public var crossValidationFolds: Int?
+    package var crossValidationFolds: Int?
     /// Paths written into the model card: the model file, the embedded source, the recordings and labels.
-    public var modelPath: String
+    package var modelPath: String
     /// The embedded-models source the card names, if any.
-    public var embeddedIn: String?
+    package var embeddedIn: String?
     /// The recordings' directory, for the card and the metadata.
-    public var audioDirectory: String
+    package var audioDirectory: String
     /// The labels file, for the card.
-    public var labelsPath: String
+    package var labelsPath: String
 
     /// Creates a run; the optional material is set on the value.
-    public init(
+    package init(
         trigger: EventTriggerType, recordings: [TrainingRecording], annotations: [LabelEvent], seed: UInt64, modelPath: String,
         audioDirectory: String, labelsPath: String
     ) {
@@ -84,22 +84,22 @@ public struct TrainingRun {
     }
 
     /// What a run produced.
-    public struct Result {
+    package struct Result {
         /// The model.
-        public var model: SoundModel
+        package var model: SoundModel
         /// Its validation figures.
-        public var figures: ValidationFigures
+        package var figures: ValidationFigures
         /// The model card (Markdown).
-        public var card: String
+        package var card: String
         /// The cross-validation figures, when asked for.
-        public var crossValidation: CrossValidationReport?
+        package var crossValidation: CrossValidationReport?
         /// Development files used.
-        public var files: Int
+        package var files: Int
         /// Files of the validation part.
-        public var validationFiles: Int
+        package var validationFiles: Int
 
         /// The one-line JSON summary `vigil train` prints, for the model written to `modelPath`.
-        public func summary(modelPath: String) -> JSONValue {
+        package func summary(modelPath: String) -> JSONValue {
             func finite(_ x: Double) -> Double { x.isFinite ? x : 0 }
             var members: [(String, JSONValue)] = [
                 ("type", "trained"), ("label", .string(model.label)), ("out", .string(modelPath)), ("files", .number(Double(files))),
@@ -112,14 +112,14 @@ public struct TrainingRun {
     }
 
     /// Decodes a whole file to mono samples.
-    public static func decode(_ path: String) throws -> (samples: [Float], rate: Double) {
+    package static func decode(_ path: String) throws -> (samples: [Float], rate: Double) {
         let (samples, rate) = try AudioFileReader.readAllMono(path: path)
         return (samples, Double(rate))
     }
 
     /// Trains the model. A recording that cannot be decoded is left out with a warning; `progress`
     /// hears of every step.
-    public func run(progress: (TrainingProgress) -> Void) throws(TrainingRunError) -> Result {
+    package func run(progress: (TrainingProgress) -> Void) throws(TrainingRunError) -> Result {
         let label = trigger.rawValue
         let recipe = SoundModelRecipe.of(trigger)
         guard annotations.contains(where: { $0.label == label }) else { throw TrainingRunError.noEvents(label: label) }
@@ -323,13 +323,13 @@ public struct TrainingRun {
 }
 
 /// Why a training run could not train.
-public enum TrainingRunError: Error, Sendable, CustomStringConvertible {
+package enum TrainingRunError: Error, Sendable, CustomStringConvertible {
     /// The labels have no event of the label.
     case noEvents(label: String)
     /// No recording could be decoded.
     case noRecordings
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noEvents(let label): return "no '\(label)' events in the labels"
         case .noRecordings: return "no recording could be decoded"
