@@ -37,6 +37,10 @@ package struct SoundModelRecipe: Sendable {
     package var usesHighBand: Bool
     /// Whether the trees may split on the burst values.
     package var usesBurstValues: Bool
+    /// Whether the shipped model trains with the music rendered by `make training-music` as extra negatives.
+    package var trainsWithRenderedMusic = false
+    /// Whether the shipped model trains with the words made by `make training-words` as extra positives.
+    package var trainsWithGeneratedWords = false
     /// The known weaknesses written into the shipped model's card, one per item.
     package var knownWeaknesses: [String]
 
@@ -69,6 +73,7 @@ package struct SoundModelRecipe: Sendable {
         // of features v3 (with the burst values their validation figures fell: personTalking segment
         // F1 0.902 -> 0.895).
         dogBark.usesBurstValues = true
+        dogBark.trainsWithRenderedMusic = true
         dogBark.knownWeaknesses = [
             "Trained on 33 UrbanSound8K clips from 27 source recordings: small, mostly outdoor/street recordings; unusual dogs (very small or very large) are under-represented.",
             "Confusers not in the data (human shouts, coughs, door knocks, other animals) are untested.",
@@ -112,6 +117,7 @@ package struct SoundModelRecipe: Sendable {
         // against 0.890-0.902 (mean 0.896) with 0.3, higher or equal at every seed (docs/sound-models.md).
         personTalking.positiveActivity = 0.1
         personTalking.ignoresVoiceBackground = true
+        personTalking.trainsWithGeneratedWords = true
         personTalking.knownWeaknesses = [
             "Speech sources are few (AMI meeting excerpts, spoken digits of three speakers, two LibriSpeech readers, a device voice): other languages, whispering, shouting and far-field speech are under-represented.",
             "Distant voices in children-playing, room-ambience and street-music material are not labelled: the model is neither trained on those regions as negatives nor scored there (VoiceBackground), so it may or may not report them.",

@@ -146,7 +146,7 @@ package enum DevData {
     /// bursts and tones: without them its segment F1 is 0.843 instead of 0.821, but it reports 8
     /// of the 15 steady tones of the test "short steady tones are not speech or barks" instead of 3.
     package static func recordings(for label: String, _ all: [RecordingFeatures], variants: Swift.Set<String>? = nil) -> [RecordingFeatures] {
-        let kinds = variants ?? shippedVariants[label] ?? []
+        let kinds = variants ?? shippedVariants(for: label)
         return all.filter { rec in
             if !SoundModelTrainer.usesSyntheticConfusers(label) && SoundModelTrainer.isSyntheticConfuser(rec.name) {
                 return false
@@ -158,8 +158,11 @@ package enum DevData {
     }
 
     /// The augmented variants each shipped model trains on: "k" the "#k" copies (gain -15..+5 dB,
-    /// a training negative 0-20 dB below), "s" the low-SNR "#sk" copies.
-    package static let shippedVariants: [String: Swift.Set<String>] = ["glassBreak": ["k"], "dogBark": ["s"], "personTalking": []]
+    /// a training negative 0-20 dB below) when its recipe makes augmented copies, "s" the low-SNR
+    /// "#sk" copies (made only when asked for, ``shippedCopies`` makes none).
+    package static func shippedVariants(for label: String) -> Swift.Set<String> {
+        SoundModelRecipe.of(label: label).augmentedCopies > 0 ? ["k"] : []
+    }
 
     /// Training options of each shipped model (the defaults of ``TrainingOptions`` unless listed).
     package static func shippedOptions(for label: String) -> TrainingOptions {
@@ -178,13 +181,10 @@ package enum DevData {
     /// Where `make training-music` renders Models/music-negatives/*.mid (FluidSynth, FluidR3_GM).
     package static let trainingMusicDirectory = packageRoot.appendingPathComponent(".build/training-music")
 
-    /// The labels whose shipped recipe adds the rendered music as extra negatives.
-    package static let labelsTrainedWithMusic: Swift.Set<String> = ["dogBark"]
-
     /// The extra negative recordings of `label`'s shipped recipe (the rendered music for dogBark, none for
     /// the others), in file-name order. Throws, naming the fix, when the music has not been rendered.
     package static func extraNegatives(for label: String) throws -> [RecordingFeatures] {
-        guard labelsTrainedWithMusic.contains(label) else { return [] }
+        guard SoundModelRecipe.of(label: label).trainsWithRenderedMusic else { return [] }
         let pieces = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Models/music-negatives").path)
             .filter { $0.hasSuffix(".mid") }.sorted()
         return try pieces.map { piece in
@@ -208,15 +208,12 @@ package enum DevData {
     /// Where `make training-words` writes Models/word-positives/generate.py's recordings and their labels.tsv.
     package static let trainingWordsDirectory = packageRoot.appendingPathComponent(".build/training-words")
 
-    /// The labels whose shipped recipe adds the generated words as extra labeled recordings.
-    package static let labelsTrainedWithWords: Swift.Set<String> = ["personTalking"]
-
     /// The extra labeled recordings of `label`'s shipped recipe (personTalking: the words of
     /// `make training-words`; none for the others) and their events, with
     /// ``SoundModelTrainer/extraPositivePrefix`` on the names, in file-name order (as `vigil train
     /// --positives` reads them). Throws, naming the fix, when the words have not been made.
     package static func extraPositives(for label: String) throws -> (recordings: [RecordingFeatures], annotations: [LabelEvent]) {
-        guard labelsTrainedWithWords.contains(label) else { return ([], []) }
+        guard SoundModelRecipe.of(label: label).trainsWithGeneratedWords else { return ([], []) }
         let labels = trainingWordsDirectory.appendingPathComponent("labels.tsv").path
         guard FileManager.default.fileExists(atPath: labels) else { throw TrainingDataMissing(path: labels, fix: "run `make training-words` (Models/word-positives/generate.py over Debian's qabcs-data)") }
         let events = DevelopmentSet.parseLabels(try String(contentsOfFile: labels, encoding: .utf8))
