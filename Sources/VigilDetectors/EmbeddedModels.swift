@@ -2,17 +2,19 @@
 // (docs/sound-models.md) and regenerate. A test checks that every model here decodes to exactly the
 // values of its file in Models/.
 
+import VigilCore
+
 /// The shipped sound models: each `Models/LABEL.json` as minified JSON.
 package enum EmbeddedModels {
-    /// The labels of the embedded models.
-    package static let labels: [String] = ["dogBark", "glassBreak", "personTalking"]
+    /// The triggers with an embedded model.
+    package static let triggers: [EventTriggerType] = [.dogBark, .glassBreak, .personTalking]
 
-    /// The minified JSON text of the embedded model of `label`, or nil if none is embedded.
-    package static func text(for label: String) -> String? {
-        switch label {
-        case "dogBark": return dogBark.joined()
-        case "glassBreak": return glassBreak.joined()
-        case "personTalking": return personTalking.joined()
+    /// The minified JSON text of the embedded model of `trigger`, or nil if none is embedded.
+    package static func text(for trigger: EventTriggerType) -> String? {
+        switch trigger {
+        case .dogBark: return dogBark.joined()
+        case .glassBreak: return glassBreak.joined()
+        case .personTalking: return personTalking.joined()
         default: return nil
         }
     }

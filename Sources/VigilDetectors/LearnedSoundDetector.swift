@@ -144,7 +144,7 @@ public struct ShippedModelError: Error, Sendable, Hashable, CustomStringConverti
 package enum ShippedModels {
     static let byTrigger: [EventTriggerType: Result<SoundModel, ShippedModelError>] = Dictionary(
         uniqueKeysWithValues: [EventTriggerType.dogBark, .glassBreak, .personTalking].map {
-            ($0, decode(label: $0.rawValue, text: EmbeddedModels.text(for: $0.rawValue)))
+            ($0, decode(label: $0.rawValue, text: EmbeddedModels.text(for: $0)))
         })
 
     /// Decodes the embedded `text` of the model of `label` (nil: none is embedded).

@@ -51,8 +51,8 @@ package enum EmbeddedModelsSource {
             guard !models.contains(where: { $0.label == model.label }) else {
                 throw EmbeddedModelsSourceError(file: file.name, reason: "a second model for \(model.label)")
             }
-            guard model.label.allSatisfy({ $0.isLetter || $0.isNumber }), model.label.first?.isLetter == true else {
-                throw EmbeddedModelsSourceError(file: file.name, reason: "label \"\(model.label)\" is not an identifier")
+            guard EventTriggerType(rawValue: model.label) != nil else {
+                throw EmbeddedModelsSourceError(file: file.name, reason: "label \"\(model.label)\" is not an event trigger type")
             }
             models.append((model.label, minified))
         }
@@ -62,17 +62,19 @@ package enum EmbeddedModelsSource {
             // (docs/sound-models.md) and regenerate. A test checks that every model here decodes to exactly the
             // values of its file in Models/.
 
+            import VigilCore
+
             /// The shipped sound models: each `Models/LABEL.json` as minified JSON.
             package enum EmbeddedModels {
-                /// The labels of the embedded models.
-                package static let labels: [String] = [\(models.map { "\"\($0.label)\"" }.joined(separator: ", "))]
+                /// The triggers with an embedded model.
+                package static let triggers: [EventTriggerType] = [\(models.map { ".\($0.label)" }.joined(separator: ", "))]
 
-                /// The minified JSON text of the embedded model of `label`, or nil if none is embedded.
-                package static func text(for label: String) -> String? {
-                    switch label {
+                /// The minified JSON text of the embedded model of `trigger`, or nil if none is embedded.
+                package static func text(for trigger: EventTriggerType) -> String? {
+                    switch trigger {
 
             """
-        for m in models { s += "        case \"\(m.label)\": return \(m.label).joined()\n" }
+        for m in models { s += "        case .\(m.label): return \(m.label).joined()\n" }
         s += "        default: return nil\n        }\n    }\n"
         for m in models {
             s += "\n    /// Models/\(m.label).json, minified.\n    private static let \(m.label): [String] = [\n"

@@ -130,14 +130,14 @@ struct ModelTests {
 
     @Test("embedded models decode to exactly the values of the files in Models/")
     func embeddedMatchFiles() throws {
-        #expect(EmbeddedModels.labels == ["dogBark", "glassBreak", "personTalking"])
-        for label in EmbeddedModels.labels {
+        #expect(EmbeddedModels.triggers == [.dogBark, .glassBreak, .personTalking])
+        for trigger in EmbeddedModels.triggers {
+            let label = trigger.rawValue
             let url = DevData.packageRoot.appendingPathComponent("Models/\(label).json")
             let file = try SoundModel(fileText: try String(contentsOf: url, encoding: .utf8))
-            let text = try #require(EmbeddedModels.text(for: label), "no embedded \(label)")
+            let text = try #require(EmbeddedModels.text(for: trigger), "no embedded \(label)")
             #expect(!text.contains("\n"), "\(label): the embedded text is not minified")
             let embedded = try SoundModel(fileText: text)
-            let trigger = try #require(EventTriggerType(rawValue: label))
             let shipped = try #require(try LearnedSoundDetector.loadShippedModel(for: trigger))
             #expect(embedded == file && shipped == file, "\(label): the embedded model differs from Models/\(label).json")
             // Bit for bit: == on Float treats -0 and 0 as equal.
@@ -204,7 +204,7 @@ struct ModelTests {
 
     @Test("a shipped model that does not load is an error naming its label and the reason")
     func brokenShippedModel() {
-        let text = EmbeddedModels.text(for: "dogBark")!
+        let text = EmbeddedModels.text(for: .dogBark)!
         for (label, broken, reason) in [
             ("catMeow", nil, "no embedded model"),
             ("dogBark", String(text.dropLast(100)), "not valid JSON"),
