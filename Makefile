@@ -14,7 +14,8 @@ RELEASE_BIN  := .build/release/vigil
 VIGIL_OPTIMIZED_DEBUG ?= 1
 export VIGIL_OPTIMIZED_DEBUG
 
-.PHONY: all deps build demo test release clean help format lint bench bench-instructions training-music training-words music-check bark-check \
+.PHONY: all deps build demo test embedded-models check-imports release clean help format lint bench bench-instructions training-music \
+	training-words music-check bark-check \
 	test-asan test-tsan test-hostile test-hardening test-repeat fuzz-build fuzz fuzz-smoke
 
 all: build
@@ -27,6 +28,8 @@ help:
 	@echo "make lint    - check the Swift sources' formatting; fails on any finding"
 	@echo "make bench   - package-benchmark suites in Benchmarks/ (see BENCHMARKS.md)"
 	@echo "make bench-instructions - instructions per kernel unit, counted with callgrind"
+	@echo "make check-imports - Package.swift dependencies match the imports; runtime modules link no trainer or scorer"
+	@echo "make embedded-models - regenerate Sources/VigilDetectors/EmbeddedModels.swift from Models/*.json"
 	@echo "make training-music - render Models/music-negatives (dogBark's training negatives) with FluidSynth"
 	@echo "make training-words - make Models/word-positives (personTalking's extra training words) from Debian's qabcs-data"
 	@echo "make music-check - false alarms of the learned detectors on 3.6 h of released music (Debian packages)"
@@ -62,6 +65,15 @@ define deb_unpack
 	done
 	@for f in $(1)/debs/*.deb; do dpkg-deb -x $$f $(1)/x; done
 endef
+
+# Package.swift's dependencies against the import lines, and the runtime modules' independence of
+# the trainer and the scorer (docs/architecture.md, "Modules").
+check-imports:
+	scripts/check-imports.sh
+
+# The shipped models compiled into the binary: Models/*.json, minified, as Swift string literals.
+embedded-models:
+	$(SWIFT) run vigil-embed-models Models Sources/VigilDetectors/EmbeddedModels.swift
 
 deps:
 	$(call apt_install,$(APT_PACKAGES))
@@ -144,7 +156,7 @@ music-check: build
 # Recall of the shipped dogBark detector on barks of dogs no model has heard (docs/sound-models.md,
 # "Unseen barks"): the bark sound effects of nine Debian packages (downloaded into .build, never
 # copied into the project), each played as a bout of three over development-set backgrounds at 20
-# and 6 dB SNR (Tests/VigilLearningTests/UnseenBarkCheck.swift; needs ../shared/data).
+# and 6 dB SNR (Sources/vigil-dev/UnseenBarkCheck.swift; needs ../shared/data).
 BARK_CHECK          := .build/bark-check
 BARK_CHECK_PACKAGES := lugaru-data scorched3d-data trophy-data etw-data scratch qabcs-data mate-media-common \
   xemacs21-basesupport hyperrogue-music
@@ -162,8 +174,7 @@ bark-check: deps
 	  [ -s $(BARK_CHECK)/clips/$$name ] || { echo "missing $$f"; exit 1; }; \
 	done
 	@echo "$$(ls $(BARK_CHECK)/clips | wc -l) bark clips in $(BARK_CHECK)/clips"
-	$(SWIFT) build --build-tests
-	VIGIL_BARKCHECK=$(CURDIR)/$(BARK_CHECK)/clips $(SWIFT) test --skip-build --disable-xctest --filter UnseenBarkCheck
+	$(SWIFT) run -c release vigil-dev bark-check $(CURDIR)/$(BARK_CHECK)/clips
 
 # Sanitizer runs of the test suite, each in its own build directory (built once, then reused).
 # Every suite runs under both sanitizers. SANITIZER_SKIP (both) and TSAN_SKIP (TSan only) take

@@ -5,7 +5,7 @@ import VigilCore
 import VigilDetectors
 import VigilEvents
 import VigilImaging
-import VigilLearning
+import VigilTraining
 import VigilPipeline
 import VigilReport
 import VigilScoring
