@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "VigilLive",
             dependencies: [
-                "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilDSP",
+                "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilDSP", "VigilInference",
                 "VigilVision", "VigilFrameIO", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -129,7 +129,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilDetectors", "VigilAudioIO",
                 "VigilAnalysis", "VigilScoring", "VigilInference", "VigilTraining", "VigilImaging", "VigilVision",
-                "VigilControl", "VigilLive", "VigilPipeline", "VigilBench",
+                "VigilLive", "VigilPipeline", "VigilBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
 
             ],

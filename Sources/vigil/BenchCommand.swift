@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VigilBench
 import VigilPipeline
+import VigilInference
 import VigilScoring
 
 /// `vigil bench`: detector accuracy and speed.
@@ -102,7 +103,7 @@ extension BenchCommand {
                     jobs: jobs ?? availableCores)
                 (bench.system, bench.writeSystem, bench.provenance, bench.countVoiceBackground) = (system, writeSystem, provenanceRows, countVoiceBackground)
                 (bench.json, bench.chart, bench.showProgress, bench.verbose) = (json, chart, !noProgress, verbose)
-                (bench.models, bench.learnedLabels) = (models, ModelOptions.replaceable)
+                (bench.models, bench.learnedLabels) = (models, ModelReplacement.replaceable)
                 let failures = try bench.run(output: { FileHandle.standardOutput.write(Data($0.utf8)) }, messages: AnalyzeCommand.stderr)
                 if failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
             } catch let error as AccuracyBench.InputError {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import VigilControl
-import VigilCore
+import VigilInference
 import VigilLive
 import VigilPipeline
 
@@ -136,89 +135,32 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: ArgumentHelp("Measure SSE delivery latency with an internal client and print a \"latency\" record.", visibility: .hidden))
     var measureLatency = false
 
-    func validate() throws {
-        guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 (as fast as possible) or a positive number") }
-        guard LiveServerConfiguration.parseListen(listen) != nil else { throw ValidationError("--listen \(listen): expected HOST:PORT") }
-        let limits = try inputLimits.limits
-        guard (1...limits.maxAudioChannels).contains(channels) else {
-            throw ValidationError("--channels must be 1...\(limits.maxAudioChannels) (raise the limit with --max-channels)")
-        }
-        guard maxBodySize >= 1 else { throw ValidationError("--max-body-size must be at least 1 byte") }
-        guard (1...InputLimits.maxJSONDepthCeiling).contains(maxBodyDepth) else {
-            throw ValidationError("--max-body-depth must be 1...\(InputLimits.maxJSONDepthCeiling)")
-        }
-        for (name, value) in [("--request-timeout", requestTimeout), ("--idle-timeout", idleTimeout)] where !(value > 0 && value <= 86_400) {
-            throw ValidationError("\(name) must be a number of seconds in (0, 86400]")
-        }
-        guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1") }
-        guard (1...1_000_000).contains(clientBuffer) else { throw ValidationError("--client-buffer must be 1...1000000") }
-        guard blockMs >= 1 && blockMs <= 1000 else { throw ValidationError("--block-ms must be 1...1000") }
-        if let stopAfter, !(stopAfter > 0 && stopAfter.isFinite) { throw ValidationError("--stop-after must be a positive number of seconds") }
-        if source == "-" {
-            if let rate, !(8_000...192_000).contains(rate) { throw ValidationError("stdin PCM needs --rate 8000...192000") }
-            if loop { throw ValidationError("--loop does not apply to stdin") }
-        } else if rate != nil {
-            throw ValidationError("--rate applies to raw PCM on stdin (SOURCE -)")
-        }
-        if measureLatency && (source == "-" || speed == 0) { throw ValidationError("--measure-latency needs a paced file or scenario source") }
+    /// The launch these options describe.
+    var launch: LiveLaunch {
+        var launch = LiveLaunch(source: source)
+        (launch.devicePath, launch.speed, launch.loop, launch.listen, launch.tokenFile) = (device, speed, loop, listen, tokenFile)
+        (launch.rawPCMRate, launch.channels, launch.explain, launch.quiet, launch.linger) = (rate, channels, explain, quiet, linger)
+        (launch.stopAfter, launch.clientBuffer, launch.blockMilliseconds) = (stopAfter, clientBuffer, blockMs)
+        (launch.maxBodySize, launch.maxBodyDepth, launch.maxClients) = (maxBodySize, maxBodyDepth, maxClients)
+        (launch.requestTimeout, launch.idleTimeout, launch.measureLatency) = (requestTimeout, idleTimeout, measureLatency)
+        return launch
     }
 
-    private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("vigil live: \(message)\n".utf8))
-        Foundation.exit(ExitStatus.usage)
+    func validate() throws {
+        if let problem = launch.problem(limits: try inputLimits.limits) { throw ValidationError(problem) }
     }
 
     func run() throws {
-        let (host, port) = LiveServerConfiguration.parseListen(listen)!
-        var token: String?
-        do { token = try tokenFile.map(LiveServerConfiguration.token(fromFile:)) } catch { fail("--token-file \(error)") }
-        let configuration = LiveServerConfiguration(
-            host: host, port: port, token: token, maxBodySize: maxBodySize, maxBodyDepth: maxBodyDepth,
-            requestTimeout: .milliseconds(Int64(requestTimeout * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
-            maxStreamClients: maxClients)
-        let limits: InputLimits
-        do { limits = try inputLimits.limits } catch { fail("\(error)") }
-        if !configuration.isLoopback && token == nil {
-            fail("--listen \(listen) is not a loopback address: give --token-file so that control requests need a bearer token")
-        }
-        let loadedDevice: LoadedDevice
+        let service: LiveService
         do {
-            loadedDevice = try LoadedDevice.load(path: device, limits: limits)
-        } catch {
-            fail("\(error)")
-        }
-        for warning in loadedDevice.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-        var settings = loadedDevice.settings
-        do { settings.models = try modelOptions.load() } catch { fail("\(error)") }
-
-        let mediaSource: any MediaSource
-        do {
-            mediaSource = try MediaSourceOpener.open(source, rawPCMRate: rate, channels: channels, limits: limits)
-        } catch let failure as ScenarioLoadFailure {
-            fail(failure.description)
-        } catch {
-            fail("\(error)")
-        }
-
-        let metrics = LiveMetrics()
-        let hub = EventHub(clientBufferCapacity: clientBuffer, metrics: metrics)
-        let controller = DeviceController(device: loadedDevice.device)
-        let stdout = JSONLinesSink()
-        let sinks: [any EventSink] = quiet ? [] : [stdout]
-        let session =
-            (mediaSource as? any AudioSource).map {
-                LiveSession(
-                    sampleRate: $0.sampleRate, sourceName: $0.name, device: controller, settings: settings, explain: explain, hub: hub,
-                    metrics: metrics, sinks: sinks)
+            let models = try ModelReplacement.load(modelOptions.models)
+            service = try launch.makeService(limits: try inputLimits.limits, models: models) {
+                FileHandle.standardError.write(Data("\($0)\n".utf8))
             }
-            ?? LiveSession(videoSourceName: mediaSource.name, device: controller, explain: explain, hub: hub, metrics: metrics, sinks: sinks)
-        let runner = LiveRunner(
-            session: session, source: mediaSource,
-            options: LiveRunner.Options(
-                speed: source == "-" ? 0 : speed, loop: loop, blockDuration: blockMs / 1000, maxMediaTime: stopAfter))
-        let service = LiveService(
-            server: LiveServer(session: session, configuration: configuration), runner: runner, host: host, measure: measureLatency,
-            linger: linger, report: stdout)
+        } catch {
+            FileHandle.standardError.write(Data("vigil live: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.usage)
+        }
         switch service.runGroupBlocking() {
         case .finished: Foundation.exit(ExitStatus.success)
         case .sourceFailed: Foundation.exit(ExitStatus.someInputsFailed)
