@@ -152,31 +152,22 @@ struct AnalyzeCommand: ParsableCommand {
         for warning in loaded.warnings { Self.stderr("warning: \(warning)") }
         var plan = AnalysisOptions.plan(for: loaded, sensitivities: try parsedSensitivities(), triggers: try parsedTriggers(), explain: explain)
         plan.settings.models = try modelOptions.loadOrExit()
+        var analysis = OfflineAnalysis(messages: Self.stderr)
+        (analysis.inputs, analysis.outputDirectory, analysis.drawReport, analysis.jobs) = (inputs, out, !noReport, jobs ?? availableCores)
+        (analysis.force, analysis.shard, analysis.showsProgress) = (force, shard, !noProgress)
         if frames != nil || video != nil {
-            try runVideo(plan: plan, device: loaded.device, limits: try inputLimits.limits)
-            return
+            var input = OfflineAnalysis.VideoInput(frames: frames, video: video)
+            (input.framesPerSecond, input.audio, input.anchor) = (fps, audio, anchor)
+            (input.motionMasks, input.motionTrace) = (motionMasks, motionTrace)
+            analysis.videoInput = input
         }
-
-        var (recordings, problems) = InputDiscovery.expand(inputs)
-        if let out { try Self.checkOwnership(of: out, for: recordings) }
-        if let shard { recordings = recordings.filter { shard.contains($0.displayName) } }
-        let run = AnalysisRun(sinks: try makeSinks(), messages: Self.stderr)
-        run.report(problems)
-        if recordings.isEmpty && problems.isEmpty {
-            Self.stderr("warning: no audio files found in \(inputs.joined(separator: ", "))\(shard.map { " (shard \($0.index)/\($0.count))" } ?? "")")
+        do {
+            let outcome = try analysis.run(plan: plan, device: loaded.device, limits: try inputLimits.limits, makeSinks: makeSinks)
+            if outcome == .someInputsFailed { throw ExitCode(ExitStatus.someInputsFailed) }
+        } catch let failure as OfflineAnalysisFailure {
+            Self.stderr(failure.description)
+            throw ExitCode(ExitStatus.usage)
         }
-        let batch = BatchAnalysis(
-            plan: plan, limits: try inputLimits.limits, jobs: jobs ?? availableCores, outputDirectory: out, force: force,
-            drawReport: !noReport, runFingerprint: BatchAnalysis.runFingerprint(device: loaded.device, plan: plan, report: !noReport))
-        let totalSeconds = noProgress ? 0 : recordings.reduce(0.0) { $0 + Self.declaredDuration($1.path) }
-        let bar = ProgressBar(totalSeconds: totalSeconds, totalItems: recordings.count, enabled: !noProgress)
-        run.analyze(recordings, with: batch, progress: bar)
-        bar.finish()
-        run.finish()
-        if run.resumed > 0 {
-            Self.stderr("resumed: \(run.resumed) of \(recordings.count) recordings were already complete in \(out ?? "") (use --force to redo them)")
-        }
-        if run.failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
     }
 
     /// The sinks of `--format` and `--out` (whose directory is created here).
@@ -194,21 +185,6 @@ struct AnalyzeCommand: ParsableCommand {
             throw ValidationError("--out \(out): cannot create directory: \(error.localizedDescription)")
         }
         return [sink, OutputFolderSink(directory: out)]
-    }
-
-    /// Checks that `--out` can take the results of `recordings` (every input, before sharding);
-    /// a conflict is a usage error: nothing is analyzed and nothing is removed.
-    static func checkOwnership(of out: String, for recordings: [InputRecording]) throws {
-        do {
-            try RecordingOutputWriter.checkOwnership(of: out, for: recordings)
-        } catch {
-            Self.stderr("error: \(error)")
-            throw ExitCode(ExitStatus.usage)
-        }
-    }
-
-    private static func declaredDuration(_ path: String) -> Double {
-        (try? AudioFileReader(path: path, blockFrames: 1))?.declaredDuration ?? 0
     }
 
     @Sendable static func stderr(_ line: String) {
