@@ -36,6 +36,8 @@ let package = Package(
         .library(name: "VigilReport", targets: ["VigilReport"]),
         .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
         .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
+        .library(name: "VigilMedia", targets: ["VigilMedia"]),
+        .library(name: "VigilMQTT", targets: ["VigilMQTT"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,12 +46,17 @@ let package = Package(
         // Already in the graph through Hummingbird; named here for the live tests' HTTP client.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries from Debian, one shim each (swift-nio style: C* targets).
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CFFTW3", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Pure Swift core: no file or network I/O.
         .target(name: "VigilCore", swiftSettings: nativeFlags),
@@ -79,6 +86,14 @@ let package = Package(
         // System code: files.
         .target(name: "VigilFrameIO", dependencies: ["VigilCore", "VigilImaging"], swiftSettings: nativeFlags),
         .target(name: "VigilAudioIO", dependencies: ["VigilCore", "CSndFile"], swiftSettings: nativeFlags),
+        // Containers and network streams through FFmpeg's libraries (docs/video.md).
+        .target(name: "VigilMedia", dependencies: ["VigilFrameIO", "VigilImaging", "CFFmpeg"], swiftSettings: nativeFlags),
+
+        // System code: network. MQTT out through libmosquitto, with the Home Assistant mapping (docs/mqtt.md).
+        .target(
+            name: "VigilMQTT",
+            dependencies: ["VigilCore", "VigilDevice", "CMosquitto", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: nativeFlags),
 
         // The live device's control commands (request bodies -> validated device changes): pure,
         // no server code, so the control-payload fuzz target needs no NIO build.
@@ -133,6 +148,8 @@ let package = Package(
         .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth", "VigilCore"]),
         .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilEvents"]),
         .testTarget(name: "VigilFrameIOTests", dependencies: ["VigilFrameIO", "VigilImaging"]),
+        .testTarget(name: "VigilMediaTests", dependencies: ["VigilMedia", "VigilFrameIO", "VigilImaging", "VigilAudioIO"]),
+        .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilCore", "VigilDevice"]),
         .testTarget(
             name: "VigilLiveTests",
             dependencies: [
