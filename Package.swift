@@ -163,7 +163,7 @@ let package = Package(
             name: "VigilHostileInputTests",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilAudioIO", "VigilImaging", "VigilFrameIO", "VigilSynth", "VigilControl", "VigilLive",
-                "VigilServerTesting",
+                "VigilMedia", "VigilServerTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             exclude: ["Corpus"]),

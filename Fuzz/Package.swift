@@ -10,13 +10,14 @@ import PackageDescription
 // and links libFuzzer; each target's `main` hands control to libFuzzer through
 // `LLVMFuzzerRunDriver` (SwiftPM renames an executable's `main` on Linux, so libFuzzer's own
 // `main` cannot be used). lld is needed: gold fails on the instrumented objects.
-let fuzzTargets = ["FuzzDeviceFile", "FuzzAudioFile", "FuzzY4M", "FuzzPNG", "FuzzControlRequest"]
+let fuzzTargets = ["FuzzDeviceFile", "FuzzAudioFile", "FuzzY4M", "FuzzPNG", "FuzzControlRequest", "FuzzMediaContainer"]
 let libraries: [String: [String]] = [
     "FuzzDeviceFile": ["VigilDevice"],
     "FuzzAudioFile": ["VigilAudioIO"],
     "FuzzY4M": ["VigilFrameIO", "VigilImaging"],
     "FuzzPNG": ["VigilImaging"],
     "FuzzControlRequest": ["VigilControl", "VigilDevice"],
+    "FuzzMediaContainer": ["VigilMedia"],
 ]
 
 let package = Package(

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// Reads a media container or stream with libavformat (a file, `file:`, `rtsp://`, `http(s)://`,
-/// `srt://`, `udp://`, or bytes in memory) and hands over, one chunk at a time and on one media
+/// `srt://`, `udp://`, or bytes in memory, which may not open any other file or URL) and hands over, one chunk at a time and on one media
 /// timeline (seconds from the start of the input, from the packets' timestamps):
 /// - audio of the best audio stream as mono Float32 PCM, resampled by libswresample to
 ///   ``MediaReaderOptions/audioSampleRate`` (or kept at the stream's rate);
@@ -203,6 +203,8 @@ public final class MediaContainerReader: MediaChunkSource {
             if input.lowercased().hasPrefix("rtsp") { av_dict_set(&dictionary, "timeout", microseconds, 0) }
         }
         for (key, value) in options.formatOptions.sorted(by: { $0.key < $1.key }) { av_dict_set(&dictionary, key, value, 0) }
+        // Bytes in memory may not make libavformat open anything else (a playlist naming files or URLs).
+        if memory != nil { av_dict_set(&dictionary, "protocol_whitelist", "none", 0) }
         interrupt.arm(seconds: options.openTimeout)
         var formatOptional: UnsafeMutablePointer<AVFormatContext>? = format
         var status = avformat_open_input(&formatOptional, memory == nil ? input : "", nil, &dictionary)
