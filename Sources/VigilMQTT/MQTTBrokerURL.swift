@@ -88,8 +88,8 @@ public struct MQTTBrokerURL: Sendable, Hashable, CustomStringConvertible {
 
     /// `text` with a URL password replaced by `***` (for messages about URLs that did not parse).
     public static func redacted(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://"), let at = text[schemeEnd.upperBound...].lastIndex(of: "@") else { return text }
-        let userInfo = text[schemeEnd.upperBound..<at]
+        guard let separator = text.firstRange(of: "://"), let at = text[separator.upperBound...].lastIndex(of: "@") else { return text }
+        let userInfo = text[separator.upperBound..<at]
         guard let colon = userInfo.firstIndex(of: ":") else { return text }
         return String(text[..<colon]) + ":***" + String(text[at...])
     }

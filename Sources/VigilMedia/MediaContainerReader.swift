@@ -52,6 +52,8 @@ public final class MediaContainerReader: MediaChunkSource {
     private var audioAnchorSample = 0
     private var audioSamplesHanded = 0
     private var audioExpectedInputEnd: Double?
+    private var mediaEnd = -Double.infinity
+    private let durationIsFromHeaders: Bool
     private var pending: [MediaChunk] = []
     private var pendingHead = 0
     private var finished = false
@@ -100,6 +102,7 @@ public final class MediaContainerReader: MediaChunkSource {
         duration = opened.duration
         formatName = opened.formatName
         origin = opened.origin
+        durationIsFromHeaders = opened.durationIsFromHeaders
         packet = av_packet_alloc()
         frame = av_frame_alloc()
     }
@@ -161,6 +164,7 @@ public final class MediaContainerReader: MediaChunkSource {
         var duration: Double?
         var formatName: String
         var origin: Double
+        var durationIsFromHeaders: Bool
     }
 
     private static func open(
@@ -297,7 +301,9 @@ public final class MediaContainerReader: MediaChunkSource {
             audioDecoder: audioDecoder, videoDecoder: videoDecoder, warnings: warnings,
             duration: duration != noTimestamp && duration > 0 ? Double(duration) / Double(AV_TIME_BASE) : nil,
             formatName: format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
-            origin: startTime != noTimestamp ? Double(startTime) / Double(AV_TIME_BASE) : 0)
+            origin: startTime != noTimestamp ? Double(startTime) / Double(AV_TIME_BASE) : 0,
+            durationIsFromHeaders: format.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM
+                && (format.pointee.pb.map { $0.pointee.seekable != 0 } ?? false))
     }
 
     // MARK: - Reading
@@ -310,15 +316,44 @@ public final class MediaContainerReader: MediaChunkSource {
         if status == vigil_averror_eof() {
             try drainDecoders()
             finished = true
+            try checkComplete()
             return
         }
         if status < 0 { throw interrupt.error(status, input: inputName, doing: "cannot read a packet") }
         defer { av_packet_unref(packet) }
+        noteEnd(of: packet, in: format)
         if let decoder = audioDecoder, packet.pointee.stream_index == decoder.index {
             try decode(packet, with: decoder, label: "audio", handle: handleAudioFrame)
         } else if let decoder = videoDecoder, packet.pointee.stream_index == decoder.index {
             try decode(packet, with: decoder, label: "video", handle: handleVideoFrame)
         }
+    }
+
+    /// Keeps the latest end (timestamp + duration) of the decoded streams' packets.
+    private func noteEnd(of packet: UnsafeMutablePointer<AVPacket>, in format: UnsafeMutablePointer<AVFormatContext>) {
+        let index = packet.pointee.stream_index
+        guard index == audioDecoder?.index || index == videoDecoder?.index, let stream = format.pointee.streams[Int(index)] else { return }
+        let pts = packet.pointee.pts
+        let base = stream.pointee.time_base
+        guard pts != vigil_av_nopts_value(), base.den > 0 else { return }
+        let end = Double(pts + max(0, packet.pointee.duration)) * Double(base.num) / Double(base.den) - origin
+        if end.isFinite && end > mediaEnd { mediaEnd = end }
+    }
+
+    /// A file whose index states its duration and whose packets stop well before it was cut short.
+    private func checkComplete() throws(MediaReadError) {
+        guard durationIsFromHeaders, let duration, mediaEnd.isFinite else { return }
+        let missing = duration - mediaEnd
+        if missing > max(0.5, 0.02 * duration) {
+            throw MediaReadError(
+                .readFailed, input: inputName,
+                reason: "the file ends at \(Self.seconds(mediaEnd)) s of the \(Self.seconds(duration)) s its index states: it is truncated")
+        }
+    }
+
+    private static func seconds(_ x: Double) -> String {
+        let tenths = (x * 10).rounded()
+        return "\(Int(tenths) / 10).\(abs(Int(tenths)) % 10)"
     }
 
     private func drainDecoders() throws(MediaReadError) {

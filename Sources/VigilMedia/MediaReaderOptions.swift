@@ -8,10 +8,11 @@ public struct MediaReaderOptions: Sendable, Hashable {
     public var audioSampleRate: Int?
     /// Video frames handed over per second of media time; `nil` hands over every decoded frame.
     public var analysisFPS: Double?
-    /// Let the decoder skip frames that no other frame references (`AVDISCARD_NONREF`) when the
-    /// stream's frame rate is at least twice ``analysisFPS``. A skipped frame that falls on an
-    /// analysis time is replaced by the next decoded one (at most a few source frames later,
-    /// always with its own timestamp).
+    /// Let the decoder skip frames that no other frame references (`AVDISCARD_NONREF`, typically
+    /// B-frames) when the stream's frame rate is at least twice ``analysisFPS``: faster, but a
+    /// skipped frame that falls on an analysis time is replaced by the next decoded one (as many
+    /// source frames later as there are non-reference frames in a row, always with its own
+    /// timestamp). Off by default: frames then come exactly at the analysis times.
     public var skipsNonReferenceFrames: Bool
     /// Decoder threads per stream (1: one core; 0: libavcodec chooses).
     public var decoderThreads: Int
@@ -25,7 +26,7 @@ public struct MediaReaderOptions: Sendable, Hashable {
     /// Creates options.
     public init(
         readsAudio: Bool = true, readsVideo: Bool = true, audioSampleRate: Int? = nil, analysisFPS: Double? = 5,
-        skipsNonReferenceFrames: Bool = true, decoderThreads: Int = 1, openTimeout: Double = 10, readTimeout: Double = 10,
+        skipsNonReferenceFrames: Bool = false, decoderThreads: Int = 1, openTimeout: Double = 10, readTimeout: Double = 10,
         formatOptions: [String: String] = [:]
     ) {
         self.readsAudio = readsAudio

@@ -19,7 +19,8 @@ let vigilExecutable: URL? = {
 /// each event's `eventStarted` record at its detection time, its final record at its end.
 func demoSceneRecords() throws -> [JSONValue] {
     let process = Process()
-    process.executableURL = try #require(vigilExecutable)
+    guard let vigil = vigilExecutable else { throw CommandFailed(description: "no vigil executable") }
+    process.executableURL = vigil
     process.arguments = ["analyze", "Samples/demo-scene.flac", "--device", "Samples/front-door.json", "--format", "jsonl"]
     process.currentDirectoryURL = packageRoot
     let output = Pipe()
@@ -103,7 +104,7 @@ struct MQTTPublisherTests {
         let late = try TestSubscriber(broker: broker)
         #expect(wait(seconds: 10) { late.messages.count >= discovery.count + 1 + mapping.triggers.count })
         let retained = late.messages
-        #expect(retained.allSatisfy(\.retained))
+        #expect(retained.allSatisfy { $0.retained })
         #expect(Set(retained.filter { $0.topic.hasPrefix("homeassistant/") }.map(\.topic)) == Set(discovery.map(\.topic)))
         #expect(retained.contains { $0.topic == "vigil/available" && $0.payload == "online" })
         #expect(retained.filter { $0.topic.hasPrefix("vigil/demo_front_door_camera/") && !$0.topic.hasSuffix("/events") }.allSatisfy { $0.payload == "OFF" })

@@ -40,7 +40,7 @@ func start(_ arguments: [String], log: URL) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
-    FileManager.default.createFile(atPath: log.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let handle = try FileHandle(forWritingTo: log)
     process.standardOutput = handle
     process.standardError = handle
@@ -52,6 +52,14 @@ func start(_ arguments: [String], log: URL) throws -> Process {
 func stop(_ process: Process) {
     if process.isRunning {
         process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// Ends `process` at once (SIGKILL), as a camera that loses power.
+func kill(_ process: Process) {
+    if process.isRunning {
+        _ = Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
@@ -111,7 +119,8 @@ final class GeneratedMedia: @unchecked Sendable {
     let fastStart: URL
 
     private init() throws {
-        directory = try temporaryDirectory()
+        let directory = try temporaryDirectory()
+        self.directory = directory
         let frames = samplesDirectory.appendingPathComponent("demo-frames/frame-%03d.png").path
         let scene = samplesDirectory.appendingPathComponent("demo-scene.flac").path
         func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
