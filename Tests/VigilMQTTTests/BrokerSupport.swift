@@ -71,11 +71,19 @@ func launch(_ arguments: [String], log: URL) throws -> Process {
     return process
 }
 
+/// Ends `process`: SIGTERM (mosquitto saves its persistence file), SIGKILL after 5 s.
 func terminate(_ process: Process) {
-    if process.isRunning {
-        process.terminate()
-        process.waitUntilExit()
-    }
+    guard process.isRunning else { return }
+    process.terminate()
+    if !wait(seconds: 5, until: { !process.isRunning }) { _ = kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+}
+
+/// Ends `process` at once (SIGKILL).
+func killNow(_ process: Process) {
+    guard process.isRunning else { return }
+    _ = kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
 }
 
 /// A mosquitto broker on a free loopback port, with its configuration, persistence and optional
@@ -157,5 +165,5 @@ final class TestSubscriber {
         }
     }
 
-    deinit { terminate(process) }
+    deinit { killNow(process) }
 }
