@@ -52,7 +52,6 @@ public final class MediaContainerReader: MediaChunkSource {
     private var audioAnchorSample = 0
     private var audioSamplesHanded = 0
     private var audioExpectedInputEnd: Double?
-    private var mediaEnd = -Double.infinity
     private let durationIsFromHeaders: Bool
     private var pending: [MediaChunk] = []
     private var pendingHead = 0
@@ -201,7 +200,8 @@ public final class MediaContainerReader: MediaChunkSource {
         }
 
         var dictionary: OpaquePointer?
-        if MediaInputName.isNetworkURL(input) {
+        let isNetwork = memory == nil && MediaInputName.isNetworkURL(input)
+        if isNetwork {
             let microseconds = String(Int64(options.readTimeout * 1_000_000))
             av_dict_set(&dictionary, "rw_timeout", microseconds, 0)
             if input.lowercased().hasPrefix("rtsp") { av_dict_set(&dictionary, "timeout", microseconds, 0) }
@@ -215,7 +215,7 @@ public final class MediaContainerReader: MediaChunkSource {
         av_dict_free(&dictionary)
         guard status >= 0, let openedFormat = formatOptional else {
             releaseIO()
-            throw interrupt.error(status, input: name, doing: "cannot open")
+            throw interrupt.error(status, input: name, doing: "cannot open", isNetwork: isNetwork)
         }
         format = openedFormat
         func closeAndThrow(_ error: MediaReadError) -> MediaReadError {
@@ -225,7 +225,7 @@ public final class MediaContainerReader: MediaChunkSource {
             return error
         }
         status = avformat_find_stream_info(format, nil)
-        if status < 0 { throw closeAndThrow(interrupt.error(status, input: name, doing: "cannot read the stream parameters")) }
+        if status < 0 { throw closeAndThrow(interrupt.error(status, input: name, doing: "cannot read the stream parameters", isNetwork: isNetwork)) }
         interrupt.disarm()
 
         var warnings: [MediaReaderWarning] = []
@@ -329,25 +329,34 @@ public final class MediaContainerReader: MediaChunkSource {
         }
     }
 
-    /// Keeps the latest end (timestamp + duration) of the decoded streams' packets.
+    /// Keeps the latest end (timestamp + duration) of each decoded stream's packets.
     private func noteEnd(of packet: UnsafeMutablePointer<AVPacket>, in format: UnsafeMutablePointer<AVFormatContext>) {
         let index = packet.pointee.stream_index
-        guard index == audioDecoder?.index || index == videoDecoder?.index, let stream = format.pointee.streams[Int(index)] else { return }
+        guard let decoder = index == audioDecoder?.index ? audioDecoder : index == videoDecoder?.index ? videoDecoder : nil else { return }
         let pts = packet.pointee.pts
-        let base = stream.pointee.time_base
+        let base = decoder.stream.pointee.time_base
         guard pts != vigil_av_nopts_value(), base.den > 0 else { return }
         let end = Double(pts + max(0, packet.pointee.duration)) * Double(base.num) / Double(base.den) - origin
-        if end.isFinite && end > mediaEnd { mediaEnd = end }
+        if end.isFinite && end > decoder.end { decoder.end = end }
     }
 
-    /// A file whose index states its duration and whose packets stop well before it was cut short.
+    /// A file whose index states each stream's duration, and one of whose decoded streams stops
+    /// well before it, was cut short (a truncated MP4 whose index is at the front).
     private func checkComplete() throws(MediaReadError) {
-        guard durationIsFromHeaders, let duration, mediaEnd.isFinite else { return }
-        let missing = duration - mediaEnd
-        if missing > max(0.5, 0.02 * duration) {
-            throw MediaReadError(
-                .readFailed, input: inputName,
-                reason: "the file ends at \(Self.seconds(mediaEnd)) s of the \(Self.seconds(duration)) s its index states: it is truncated")
+        guard durationIsFromHeaders else { return }
+        for (decoder, label) in [(audioDecoder, "audio"), (videoDecoder, "video")] {
+            guard let decoder else { continue }
+            let stream = decoder.stream.pointee
+            let noTimestamp = vigil_av_nopts_value()
+            guard stream.duration != noTimestamp, stream.duration > 0, stream.time_base.den > 0 else { continue }
+            let start = stream.start_time != noTimestamp ? stream.start_time : 0
+            let declared = Double(start + stream.duration) * Double(stream.time_base.num) / Double(stream.time_base.den) - origin
+            let end = decoder.end.isFinite ? decoder.end : 0
+            if declared - end > max(0.25, 0.02 * declared) {
+                throw MediaReadError(
+                    .readFailed, input: inputName,
+                    reason: "the \(label) stream ends at \(Self.seconds(end)) s of the \(Self.seconds(declared)) s the file's index states: it is truncated")
+            }
         }
     }
 
@@ -552,6 +561,8 @@ final class StreamDecoder {
     let codecName: String
     var context: UnsafeMutablePointer<AVCodecContext>
     var consecutiveFailures = 0
+    /// The latest end of a packet read, on the media timeline.
+    var end = -Double.infinity
 
     struct OpenFailure: Error { var text: String }
 
@@ -612,8 +623,9 @@ final class InterruptState: Sendable {
 
     func disarm() { deadline.store(.max, ordering: .relaxed) }
 
-    /// The typed error for libav status `status` after `doing` failed.
-    func error(_ status: Int32, input: String, doing: String) -> MediaReadError {
+    /// The typed error for libav status `status` after `doing` failed. For a local file or bytes in
+    /// memory (`isNetwork` false), any failure but a missing or forbidden file is bad data.
+    func error(_ status: Int32, input: String, doing: String, isNetwork: Bool = true) -> MediaReadError {
         if cancelled.load(ordering: .relaxed) { return MediaReadError(.cancelled, input: input, reason: "\(doing): cancelled", code: status) }
         if timedOut.load(ordering: .relaxed) || status == vigil_averror(ETIMEDOUT) {
             return MediaReadError(.timedOut, input: input, reason: "\(doing): timed out", code: status)
@@ -623,6 +635,8 @@ final class InterruptState: Sendable {
             kind = doing == "cannot read a packet" ? .readFailed : .invalidData
         } else if doing == "cannot read a packet" {
             kind = .readFailed
+        } else if !isNetwork && ![ENOENT, EACCES, EPERM, EISDIR, ENOTDIR, EIO].contains(where: { vigil_averror($0) == status }) {
+            kind = .invalidData
         } else {
             kind = .unreadable
         }
