@@ -84,6 +84,30 @@ func freeLoopbackPort() -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
+/// Whether something accepts TCP connections on 127.0.0.1:`port`.
+func portAccepts(_ port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
+}
+
+/// Polls `condition` every 50 ms for up to `seconds`; whether it became true.
+@discardableResult
+func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    return condition()
+}
+
 /// A socket listening on a free loopback port that never accepts, and its port.
 func silentListener() -> (Int32, Int)? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -25,6 +25,8 @@ final class RTSPCamera: @unchecked Sendable {
 
     var url: String { "rtsp://127.0.0.1:\(clientPort)/cam" }
 
+    /// Starts the relay, waits until it listens, then the publisher; a publisher that gives up
+    /// (the relay not ready under load) is started again.
     func start() throws {
         runs += 1
         relay = try VigilMediaTests.start(
@@ -32,13 +34,20 @@ final class RTSPCamera: @unchecked Sendable {
                 "rtsp-server-perl", "--clientport", "\(clientPort)", "--serverport", "\(sourcePort)", "--client_listen_address", "127.0.0.1",
                 "--source_listen_address", "127.0.0.1", "--rtp_start_port", "\(20_000 + (clientPort % 20_000))", "-l", "0",
             ], log: directory.appendingPathComponent("relay-\(runs).log"))
-        Thread.sleep(forTimeInterval: 1)
-        publisher = try VigilMediaTests.start(
-            [
-                "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", clip.path, "-an", "-c:v", "copy", "-f", "rtsp",
-                "rtsp://127.0.0.1:\(sourcePort)/cam",
-            ], log: directory.appendingPathComponent("publisher-\(runs).log"))
-        Thread.sleep(forTimeInterval: 1)
+        guard wait(seconds: 30, until: { portAccepts(sourcePort) && portAccepts(clientPort) }) else {
+            throw CommandFailed(description: "rtsp-server-perl did not listen on \(sourcePort) and \(clientPort)")
+        }
+        for attempt in 1...5 {
+            let process = try VigilMediaTests.start(
+                [
+                    "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", clip.path, "-an", "-c:v", "copy", "-f",
+                    "rtsp", "rtsp://127.0.0.1:\(sourcePort)/cam",
+                ], log: directory.appendingPathComponent("publisher-\(runs)-\(attempt).log"))
+            publisher = process
+            Thread.sleep(forTimeInterval: 1)
+            if process.isRunning { return }
+        }
+        throw CommandFailed(description: "ffmpeg could not publish to the relay")
     }
 
     func stop() {
