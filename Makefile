@@ -7,8 +7,9 @@ APT_PACKAGES := libsndfile1-dev libfftw3-dev libpng-dev pkg-config \
 	libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev libmosquitto-dev
 # Tests and `vigil bench motion` decode MP4 sequences with the ffmpeg command; the media reader's
 # tests make their MP4/MKV/WebM files with it and serve RTSP through rtsp-server-perl; the MQTT
-# tests run a mosquitto broker and mosquitto_sub. Tests that need one of them skip without it.
-TEST_APT_PACKAGES := ffmpeg mosquitto mosquitto-clients rtsp-server-perl
+# tests run a mosquitto broker and mosquitto_sub, with certificates made by openssl. Tests that
+# need one of them skip without it.
+TEST_APT_PACKAGES := ffmpeg mosquitto mosquitto-clients rtsp-server-perl openssl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN  := .build/release/vigil
 # Test builds (make test, the sanitizer runs) compile Vigil's own modules with -O; dependencies

@@ -10,6 +10,20 @@ func commandAvailable(_ command: String) -> Bool {
 }
 
 let mosquittoAvailable = ["mosquitto", "mosquitto_sub", "mosquitto_passwd"].allSatisfy(commandAvailable)
+let opensslAvailable = commandAvailable("openssl")
+
+/// Runs `arguments` (looked up on PATH) in `directory`; throws when it fails.
+func run(_ arguments: [String], in directory: URL) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw CommandFailed(description: "\(arguments.joined(separator: " ")) failed") }
+}
 
 struct CommandFailed: Error, CustomStringConvertible {
     var description: String
@@ -94,13 +108,28 @@ final class TestBroker {
     private var process: Process?
     private var runs = 0
 
-    /// `users`: name -> password; none allows anonymous clients.
-    init(users: [String: String] = [:]) throws {
+    /// `users`: name -> password; none allows anonymous clients. With `tls`, the listener speaks
+    /// TLS with a server certificate for 127.0.0.1 signed by a CA made here (`ca.crt`).
+    init(users: [String: String] = [:], tls: Bool = false) throws {
         directory = try temporaryDirectory()
         port = freeLoopbackPort()
         var config = [
             "listener \(port) 127.0.0.1", "persistence true", "persistence_location \(directory.path)/", "log_dest stderr",
+            // Started as root, mosquitto would switch to the user mosquitto, which cannot read the
+            // temporary folder's key or write its persistence file.
+            "user \(String(cString: getpwuid(getuid()).pointee.pw_name))",
         ]
+        if tls {
+            try "subjectAltName=IP:127.0.0.1\n".write(to: directory.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
+            try run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=Vigil test CA"], in: directory)
+            try run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"], in: directory)
+            try run(
+                [
+                    "openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt",
+                    "-days", "2", "-extfile", "san.ext",
+                ], in: directory)
+            config += ["cafile \(caFile.path)", "certfile \(directory.appendingPathComponent("server.crt").path)", "keyfile \(directory.appendingPathComponent("server.key").path)"]
+        }
         if users.isEmpty {
             config.append("allow_anonymous true")
         } else {
@@ -118,6 +147,9 @@ final class TestBroker {
         try (config.joined(separator: "\n") + "\n").write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
         try start()
     }
+
+    /// The CA certificate of a TLS broker.
+    var caFile: URL { directory.appendingPathComponent("ca.crt") }
 
     func start() throws {
         runs += 1

@@ -137,6 +137,29 @@ struct MQTTPublisherTests {
         right.stop()
     }
 
+    @Test("mqtts:// with the broker's CA file connects and delivers; without it the handshake fails", .enabled(if: opensslAvailable, "needs openssl"))
+    func tls() throws {
+        let broker = try TestBroker(tls: true)
+        let url = try MQTTBrokerURL(parsing: "mqtts://127.0.0.1:\(broker.port)")
+        let trusted = try MQTTPublisher(configuration: MQTTPublisherConfiguration(broker: url, clientID: "vigil-tls", caFile: broker.caFile.path))
+        try trusted.start()
+        try trusted.waitUntilConnected(timeout: 10)
+        try trusted.publish(MQTTMessage(topic: "vigil/cam/events", text: #"{"id":1}"#))
+        #expect(trusted.flush(timeout: 10) && trusted.status.delivered == 1)
+        trusted.stop()
+
+        let untrusted = try MQTTPublisher(configuration: MQTTPublisherConfiguration(broker: url, clientID: "vigil-untrusted"))
+        try untrusted.start()
+        #expect(throws: MQTTError.self) { try untrusted.waitUntilConnected(timeout: 3) }
+        untrusted.stop(timeout: 0.5)
+
+        #expect {
+            try MQTTPublisher(configuration: MQTTPublisherConfiguration(broker: url, caFile: broker.directory.appendingPathComponent("missing.crt").path))
+        } throws: { error in
+            (error as? MQTTError)?.kind == .tls && "\(error)".contains("missing.crt")
+        }
+    }
+
     @Test("an unreachable broker is an error naming it after the timeout")
     func unreachable() throws {
         let port = freeLoopbackPort()
