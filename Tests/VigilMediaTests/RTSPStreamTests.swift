@@ -7,6 +7,8 @@ import VigilMedia
 /// the relay keeps a killed publisher's mount, so both restart), ``start()`` brings them back on
 /// the same ports.
 final class RTSPCamera: @unchecked Sendable {
+    /// Held by start() and stop(): a stop waits for a start running on another thread.
+    private let lock = NSLock()
     let directory: URL
     let clientPort: Int
     let sourcePort: Int
@@ -28,6 +30,8 @@ final class RTSPCamera: @unchecked Sendable {
     /// Starts the relay, waits until it listens, then the publisher; a publisher that gives up
     /// (the relay not ready under load) is started again.
     func start() throws {
+        lock.lock()
+        defer { lock.unlock() }
         runs += 1
         relay = try VigilMediaTests.start(
             [
@@ -51,6 +55,8 @@ final class RTSPCamera: @unchecked Sendable {
     }
 
     func stop() {
+        lock.lock()
+        defer { lock.unlock() }
         if let publisher { kill(publisher) }
         if let relay { kill(relay) }
         publisher = nil
