@@ -3,9 +3,13 @@
 #   make test   installs what is missing, builds, and runs the test suite
 
 SWIFT        ?= swift
-APT_PACKAGES := libsndfile1-dev libfftw3-dev libpng-dev pkg-config
-# Tests and `vigil bench motion` decode MP4 sequences with the ffmpeg command (the tests that need it skip without it).
-TEST_APT_PACKAGES := ffmpeg
+APT_PACKAGES := libsndfile1-dev libfftw3-dev libpng-dev pkg-config \
+	libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev libmosquitto-dev
+# Tests and `vigil bench motion` decode MP4 sequences with the ffmpeg command; the media reader's
+# tests make their MP4/MKV/WebM files with it and serve RTSP through rtsp-server-perl; the MQTT
+# tests run a mosquitto broker and mosquitto_sub, with certificates made by openssl. Tests that
+# need one of them skip without it.
+TEST_APT_PACKAGES := ffmpeg mosquitto mosquitto-clients rtsp-server-perl openssl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN  := .build/release/vigil
 # Test builds (make test, the sanitizer runs) compile Vigil's own modules with -O; dependencies
@@ -244,7 +248,7 @@ fuzz-build: deps
 fuzz: fuzz-build
 	Fuzz/run-fuzzers.sh -t $(FUZZ_SECONDS) -j $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
-# Three at a time: two rounds of 60 s for the five targets instead of three (docs/fuzzing.md).
+# Three at a time: two rounds of 60 s for the six targets instead of three (docs/fuzzing.md).
 fuzz-smoke: fuzz-build
 	Fuzz/run-fuzzers.sh -t 60 -j 3
 

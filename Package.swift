@@ -18,8 +18,8 @@ let package = Package(
     name: "Vigil",
     platforms: [.macOS(.v14)],
     // Three deliberate products: the command, the analysis library (everything needed to analyze a
-    // recording or a stream: device model, event engine, DSP, detectors, file and frame I/O) and the
-    // live server. The training and scoring modules are no product: only the command, the developer
+    // recording or a stream: device model, event engine, DSP, detectors, file, container and frame I/O)
+    // and the live server with its MQTT publisher. The training and scoring modules are no product: only the command, the developer
     // tools and the tests link them (docs/architecture.md, "Modules").
     products: [
         .executable(name: "vigil", targets: ["vigil"]),
@@ -28,9 +28,9 @@ let package = Package(
             targets: [
                 "VigilCore", "VigilGeometry", "VigilDevice", "VigilEvents", "VigilControl", "VigilDSP", "VigilInference", "VigilDetectors",
                 "VigilImaging", "VigilVision", "VigilFrameIO", "VigilAudioIO", "VigilAnalysis", "VigilSynth", "VigilReport",
-                "VigilPipeline",
+                "VigilMedia", "VigilPipeline",
             ]),
-        .library(name: "VigilLive", targets: ["VigilLive"]),
+        .library(name: "VigilLive", targets: ["VigilLive", "VigilMQTT"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,12 +43,18 @@ let package = Package(
         // `vigil live` shuts down through a ServiceGroup (VigilLive/LiveService).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries from Debian, one shim each (swift-nio style: C* targets).
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CFFTW3", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Pure Swift core: no file or network I/O.
         .target(name: "VigilCore", swiftSettings: nativeFlags),
@@ -83,6 +89,14 @@ let package = Package(
         // System code: files.
         .target(name: "VigilFrameIO", dependencies: ["VigilCore", "VigilImaging"], swiftSettings: nativeFlags),
         .target(name: "VigilAudioIO", dependencies: ["VigilCore", "CSndFile"], swiftSettings: nativeFlags),
+        // Containers and network streams through FFmpeg's libraries (docs/video.md).
+        .target(name: "VigilMedia", dependencies: ["VigilFrameIO", "VigilImaging", "CFFmpeg"], swiftSettings: nativeFlags),
+
+        // System code: network. MQTT out through libmosquitto, with the Home Assistant mapping (docs/mqtt.md).
+        .target(
+            name: "VigilMQTT",
+            dependencies: ["VigilCore", "VigilDevice", "CMosquitto", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: nativeFlags),
 
         // The live device's control commands (request bodies -> validated device changes): pure,
         // no server code, so the control-payload fuzz target needs no NIO build.
@@ -120,6 +134,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: nativeFlags),
 
@@ -190,6 +206,8 @@ let package = Package(
         .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth"]),
         .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilCore", "VigilGeometry"]),
         .testTarget(name: "VigilFrameIOTests", dependencies: ["VigilFrameIO", "VigilImaging"]),
+        .testTarget(name: "VigilMediaTests", dependencies: ["VigilMedia", "VigilFrameIO", "VigilImaging", "VigilAudioIO"]),
+        .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilCore", "VigilDevice"]),
         .testTarget(
             name: "VigilLiveTests",
             dependencies: [
@@ -214,7 +232,7 @@ let package = Package(
             name: "VigilHostileInputTests",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilAudioIO", "VigilImaging", "VigilFrameIO", "VigilSynth", "VigilControl", "VigilLive",
-                "VigilServerTesting", "VigilTestSupport", "VigilPipeline",
+                "VigilMedia", "VigilServerTesting", "VigilTestSupport", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             exclude: ["Corpus"]),

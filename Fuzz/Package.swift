@@ -11,7 +11,7 @@ import PackageDescription
 // `LLVMFuzzerRunDriver` (SwiftPM renames an executable's `main` on Linux, so libFuzzer's own
 // `main` cannot be used). lld is needed: gold fails on the instrumented objects.
 // Every target links Vigil's analysis library product (the parsers are modules of it).
-let fuzzTargets = ["FuzzDeviceFile", "FuzzAudioFile", "FuzzY4M", "FuzzPNG", "FuzzControlRequest"]
+let fuzzTargets = ["FuzzDeviceFile", "FuzzAudioFile", "FuzzY4M", "FuzzPNG", "FuzzControlRequest", "FuzzMediaContainer"]
 
 let package = Package(
     name: "VigilFuzz",

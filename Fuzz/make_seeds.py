@@ -98,3 +98,22 @@ out("FuzzControlRequest", "recording-mode-index", b"\x06" + b'{"selectedRecordin
 out("FuzzControlRequest", "recording-mode-name", b"\x06" + b'{"recordingMode": "cvr"}')
 out("FuzzControlRequest", "transport", b"\x07" + b'{"transportStatus": "inactive", "triggerOptions": {"triggerType": "motion", "motionZones": [{"zone": 1, "sensitivity": 4}], "motionSensitivity": 5, "motionTimeControl": {"initialDuration": 5, "augmentationDuration": 1, "maxDuration": 20, "blindDuration": 2}, "maxPreRollLen": 1000}}')
 out("FuzzControlRequest", "audio", b"\x08" + b'{"microphoneMuted": true, "recordingMicrophoneMuted": true}')
+
+# Media containers: tiny clips (16x16 test pattern at 5 fps, a 440 Hz tone) made by the ffmpeg
+# command (Debian package ffmpeg; skipped when absent), each under libFuzzer's 4096-byte -max_len.
+if shutil.which("ffmpeg"):
+    os.makedirs("Corpus/FuzzMediaContainer", exist_ok=True)
+    video = ["-f", "lavfi", "-i", "testsrc=size=16x16:rate=5"]
+    def tone(rate):
+        return ["-f", "lavfi", "-i", f"sine=frequency=440:sample_rate={rate}"]
+    def ffmpeg(name, *arguments):
+        subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", *arguments, f"Corpus/FuzzMediaContainer/{name}"], check=True)
+    ffmpeg("h264-aac.mp4", *video, *tone(8000), "-t", "0.4", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "16k", "-ac", "1")
+    ffmpeg("h264-aac-faststart.mp4", "-i", "Corpus/FuzzMediaContainer/h264-aac.mp4", "-c", "copy", "-movflags", "+faststart")
+    ffmpeg("vp9-opus.webm", *video, *tone(48000), "-t", "0.4", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-pix_fmt", "yuv420p",
+           "-c:a", "libopus", "-b:a", "8k", "-ac", "1")
+    ffmpeg("hevc.mkv", *video, "-t", "0.6", "-c:v", "libx265", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p")
+    ffmpeg("mpeg2-mp2.ts", *video, *tone(8000), "-t", "0.2", "-c:v", "mpeg2video", "-c:a", "mp2", "-ac", "1", "-b:a", "32k")
+    ffmpeg("pcm.wav", *tone(8000), "-t", "0.1", "-c:a", "pcm_s16le")
+    ffmpeg("mjpeg.mkv", *video, "-t", "0.2", "-c:v", "mjpeg", "-pix_fmt", "yuvj420p", "-q:v", "20")
+    ffmpeg("rgb.nut", *video, "-t", "0.4", "-c:v", "rawvideo", "-pix_fmt", "rgb24")

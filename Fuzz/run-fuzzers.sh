@@ -9,7 +9,7 @@
 # With a seed other than 0, Swift's per-process hash seed is fixed too (SWIFT_DETERMINISTIC_HASHING),
 # so a -r run from the same committed seeds and working corpus makes the same inputs and ends
 # with the same cov/ft/corpus; with -t, how far it gets depends on the machine's speed.
-# Default targets: all five.
+# Default targets: all six.
 # Each target fuzzes from its committed seeds (Fuzz/Corpus/TARGET) into a working corpus in
 # .build/fuzz/TARGET/corpus (kept between runs, never committed); its log, and any crash, leak,
 # timeout or out-of-memory input, go to .build/fuzz/TARGET/. Prints one line per target
@@ -33,7 +33,7 @@ case $seed in
   '' | *[!0-9]*) echo "$0: -s needs a non-negative integer, got '$seed'" >&2; exit 2 ;;
 esac
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(FuzzDeviceFile FuzzAudioFile FuzzY4M FuzzPNG FuzzControlRequest)
+[ ${#targets[@]} -eq 0 ] && targets=(FuzzDeviceFile FuzzAudioFile FuzzY4M FuzzPNG FuzzControlRequest FuzzMediaContainer)
 
 bin=Fuzz/.build/release
 timeout=10  # seconds one input may take (libFuzzer -timeout)

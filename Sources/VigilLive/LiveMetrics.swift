@@ -1,32 +1,73 @@
+import CoreMetrics
 import Foundation
+import Prometheus
 
-/// Counters and gauges of a live session, rendered as Prometheus text for `GET /metrics`.
-/// Thread-safe; updating never blocks for long (one lock, no I/O).
+/// Counters and gauges of a live session, kept through swift-metrics in a swift-prometheus
+/// registry of the session's own and rendered by it as Prometheus text for `GET /metrics`.
+/// Thread-safe; updating never blocks for long (one lock, no I/O). The metric names are listed in
+/// docs/live.md ("Metrics").
 public final class LiveMetrics: @unchecked Sendable {
     private let lock = NSLock()
+    private let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    // The values the session and /health read back.
     private var eventsByTrigger: [String: Int] = [:]
-    private var recordsByType: [String: Int] = [:]
     private var clients: [String: Int] = [:]
-    private var clientsTotal: [String: Int] = [:]
     private var dropped = 0
-    private var requestsByStatus: [Int: Int] = [:]
-    private var blocks = 0
     private var mediaTime = 0.0
     private var lag = 0.0
     private var maxLag = 0.0
-    private var deviceChanges = 0
     private var timedOut = 0
     private var refusedStreams = 0
+    // swift-metrics handles, made once per label value.
+    private var eventCounters: [String: CoreMetrics.Counter] = [:]
+    private var recordCounters: [String: CoreMetrics.Counter] = [:]
+    private var requestCounters: [Int: CoreMetrics.Counter] = [:]
+    private let clientGauges: [String: CoreMetrics.Gauge]
+    private let clientCounters: [String: CoreMetrics.Counter]
+    private let droppedCounter: CoreMetrics.Counter
+    private let blocksCounter: CoreMetrics.Counter
+    private let mediaTimeGauge: CoreMetrics.Gauge
+    private let lagGauge: CoreMetrics.Gauge
+    private let maxLagGauge: CoreMetrics.Gauge
+    private let deviceChangesCounter: CoreMetrics.Counter
+    private let timeoutsCounter: CoreMetrics.Counter
+    private let refusedCounter: CoreMetrics.Counter
 
-    /// Creates empty metrics.
-    public init() {}
+    /// The stream transports counted by `vigil_live_clients{transport}`.
+    static let transports = ["sse", "websocket"]
+
+    /// Creates empty metrics (every unlabelled metric and both transports at 0).
+    public init() {
+        let factory = PrometheusMetricsFactory(registry: registry)
+        self.factory = factory
+        clientGauges = Dictionary(
+            uniqueKeysWithValues: Self.transports.map { ($0, Gauge(label: "vigil_live_clients", dimensions: [("transport", $0)], factory: factory)) })
+        clientCounters = Dictionary(
+            uniqueKeysWithValues: Self.transports.map {
+                ($0, Counter(label: "vigil_live_clients_total", dimensions: [("transport", $0)], factory: factory))
+            })
+        droppedCounter = Counter(label: "vigil_live_dropped_clients_total", factory: factory)
+        blocksCounter = Counter(label: "vigil_live_blocks_total", factory: factory)
+        mediaTimeGauge = Gauge(label: "vigil_live_media_time_seconds", factory: factory)
+        lagGauge = Gauge(label: "vigil_live_media_lag_seconds", factory: factory)
+        maxLagGauge = Gauge(label: "vigil_live_media_lag_max_seconds", factory: factory)
+        deviceChangesCounter = Counter(label: "vigil_live_device_changes_total", factory: factory)
+        timeoutsCounter = Counter(label: "vigil_live_request_timeouts_total", factory: factory)
+        refusedCounter = Counter(label: "vigil_live_refused_clients_total", factory: factory)
+        for gauge in clientGauges.values { gauge.record(0) }
+        for gauge in [mediaTimeGauge, lagGauge, maxLagGauge] { gauge.record(0) }
+    }
 
     /// Counts a published record.
     public func recordPublished(_ record: LiveRecord) {
         lock.withLock {
-            recordsByType[record.type, default: 0] += 1
-            if record.type == "event", let trigger = record.trigger { eventsByTrigger[trigger.rawValue, default: 0] += 1 }
-            if record.type == "deviceChanged" { deviceChanges += 1 }
+            counter(&recordCounters, record.type, "vigil_live_records_total", "type").increment()
+            if record.type == "event", let trigger = record.trigger {
+                eventsByTrigger[trigger.rawValue, default: 0] += 1
+                counter(&eventCounters, trigger.rawValue, "vigil_live_events_total", "trigger").increment()
+            }
+            if record.type == "deviceChanged" { deviceChangesCounter.increment() }
         }
     }
 
@@ -34,10 +75,13 @@ public final class LiveMetrics: @unchecked Sendable {
     /// finished after the block was due by the pacer; ≥ 0).
     public func blockProcessed(mediaTime: Double, lag: Double) {
         lock.withLock {
-            blocks += 1
+            blocksCounter.increment()
             self.mediaTime = mediaTime
             self.lag = max(0, lag)
             maxLag = max(maxLag, self.lag)
+            mediaTimeGauge.record(mediaTime.isFinite ? mediaTime : 0)
+            lagGauge.record(self.lag.isFinite ? self.lag : 0)
+            maxLagGauge.record(maxLag.isFinite ? maxLag : 0)
         }
     }
 
@@ -45,24 +89,52 @@ public final class LiveMetrics: @unchecked Sendable {
     public func clientConnected(_ kind: String) {
         lock.withLock {
             clients[kind, default: 0] += 1
-            clientsTotal[kind, default: 0] += 1
+            clientGauges[kind]?.record(Double(clients[kind, default: 0]))
+            clientCounters[kind]?.increment()
         }
     }
 
     /// A client of `kind` disconnected (after finishing or being dropped).
-    public func clientDisconnected(_ kind: String) { lock.withLock { clients[kind, default: 0] -= 1 } }
+    public func clientDisconnected(_ kind: String) {
+        lock.withLock {
+            clients[kind, default: 0] -= 1
+            clientGauges[kind]?.record(Double(clients[kind, default: 0]))
+        }
+    }
 
     /// A client was dropped because its buffer was full.
-    public func clientDropped() { lock.withLock { dropped += 1 } }
+    public func clientDropped() {
+        lock.withLock {
+            dropped += 1
+            droppedCounter.increment()
+        }
+    }
 
     /// Counts an HTTP control request by response status.
-    public func controlRequest(status: Int) { lock.withLock { requestsByStatus[status, default: 0] += 1 } }
+    public func controlRequest(status: Int) {
+        lock.withLock {
+            if requestCounters[status] == nil {
+                requestCounters[status] = Counter(label: "vigil_live_control_requests_total", dimensions: [("code", "\(status)")], factory: factory)
+            }
+            requestCounters[status]?.increment()
+        }
+    }
 
     /// A connection was closed because its request head did not arrive in time (slowloris).
-    public func requestTimedOut() { lock.withLock { timedOut += 1 } }
+    public func requestTimedOut() {
+        lock.withLock {
+            timedOut += 1
+            timeoutsCounter.increment()
+        }
+    }
 
     /// A stream client was refused because the client limit was reached.
-    public func streamRefused() { lock.withLock { refusedStreams += 1 } }
+    public func streamRefused() {
+        lock.withLock {
+            refusedStreams += 1
+            refusedCounter.increment()
+        }
+    }
 
     /// Connections closed so far because their request head did not arrive in time.
     public var timedOutConnections: Int { lock.withLock { timedOut } }
@@ -80,43 +152,14 @@ public final class LiveMetrics: @unchecked Sendable {
     /// Lag of the last block, seconds.
     public var currentLag: Double { lock.withLock { lag } }
 
-    /// The Prometheus text exposition (version 0.0.4).
-    public func prometheusText() -> String {
-        lock.withLock {
-            var out = ""
-            func family(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
-            func number(_ x: Double) -> String { x.isFinite ? String(format: "%.6f", x) : "0" }
-            family("vigil_live_events_total", "counter", "Events published, by trigger.")
-            for (trigger, count) in eventsByTrigger.sorted(by: { $0.key < $1.key }) {
-                out += "vigil_live_events_total{trigger=\"\(trigger)\"} \(count)\n"
-            }
-            family("vigil_live_records_total", "counter", "Records published, by type.")
-            for (type, count) in recordsByType.sorted(by: { $0.key < $1.key }) { out += "vigil_live_records_total{type=\"\(type)\"} \(count)\n" }
-            family("vigil_live_clients", "gauge", "Connected stream clients, by transport.")
-            for kind in ["sse", "websocket"] { out += "vigil_live_clients{transport=\"\(kind)\"} \(clients[kind] ?? 0)\n" }
-            family("vigil_live_clients_total", "counter", "Stream clients ever connected, by transport.")
-            for kind in ["sse", "websocket"] { out += "vigil_live_clients_total{transport=\"\(kind)\"} \(clientsTotal[kind] ?? 0)\n" }
-            family("vigil_live_dropped_clients_total", "counter", "Stream clients dropped because they fell behind (buffer full).")
-            out += "vigil_live_dropped_clients_total \(dropped)\n"
-            family("vigil_live_blocks_total", "counter", "Audio blocks processed.")
-            out += "vigil_live_blocks_total \(blocks)\n"
-            family("vigil_live_media_time_seconds", "gauge", "Media time processed so far.")
-            out += "vigil_live_media_time_seconds \(number(mediaTime))\n"
-            family("vigil_live_media_lag_seconds", "gauge", "How late the last block finished processing after it was due (wall clock).")
-            out += "vigil_live_media_lag_seconds \(number(lag))\n"
-            family("vigil_live_media_lag_max_seconds", "gauge", "Largest block lag so far.")
-            out += "vigil_live_media_lag_max_seconds \(number(maxLag))\n"
-            family("vigil_live_device_changes_total", "counter", "Control commands applied to the stream.")
-            out += "vigil_live_device_changes_total \(deviceChanges)\n"
-            family("vigil_live_request_timeouts_total", "counter", "Connections closed because the request head did not arrive in time.")
-            out += "vigil_live_request_timeouts_total \(timedOut)\n"
-            family("vigil_live_refused_clients_total", "counter", "Stream clients refused because the client limit was reached.")
-            out += "vigil_live_refused_clients_total \(refusedStreams)\n"
-            family("vigil_live_control_requests_total", "counter", "Control requests, by HTTP status.")
-            for (status, count) in requestsByStatus.sorted(by: { $0.key < $1.key }) {
-                out += "vigil_live_control_requests_total{code=\"\(status)\"} \(count)\n"
-            }
-            return out
-        }
+    /// The Prometheus text exposition (version 0.0.4), rendered by swift-prometheus.
+    public func prometheusText() -> String { registry.emitToString() }
+
+    /// The counter of `name{dimension="value"}`, made on first use (call with the lock held).
+    private func counter(_ counters: inout [String: CoreMetrics.Counter], _ value: String, _ name: String, _ dimension: String) -> CoreMetrics.Counter {
+        if let existing = counters[value] { return existing }
+        let made = Counter(label: name, dimensions: [(dimension, value)], factory: factory)
+        counters[value] = made
+        return made
     }
 }

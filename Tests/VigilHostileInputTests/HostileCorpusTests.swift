@@ -7,6 +7,7 @@ import VigilDevice
 import VigilFrameIO
 import VigilImaging
 import VigilLive
+import VigilMedia
 import VigilSynth
 
 /// One line of Corpus/manifest.tsv (written by Corpus/generate.py): a malformed file, the
@@ -79,6 +80,7 @@ enum CorpusFeeder {
         case "json": return json(entry)
         case "device": return device(entry)
         case "scenario": return scenario(entry)
+        case "media": return media(entry)
         default:
             if entry.entry.hasPrefix("control:") { return control(entry) }
             return CorpusOutcome(kind: nil, description: "unknown entry point \(entry.entry)", failed: false)
@@ -110,6 +112,31 @@ enum CorpusFeeder {
         } catch {
             return CorpusOutcome(kind: "other", description: "\(error)", failed: true)
         }
+    }
+
+    /// Containers through libavformat, from the file and from memory: both end the same way.
+    static func media(_ entry: CorpusEntry) -> CorpusOutcome {
+        func read(_ open: () throws(MediaReadError) -> MediaContainerReader) -> CorpusOutcome {
+            var chunks = 0
+            do throws(MediaReadError) {
+                let reader = try open()
+                while try reader.nextChunk() != nil {
+                    chunks += 1
+                    if chunks > 100_000 { return CorpusOutcome(kind: nil, description: "more than 10^5 chunks", failed: false, work: chunks) }
+                }
+                return CorpusOutcome(kind: nil, description: "read \(chunks) chunks", failed: false, work: chunks)
+            } catch {
+                return CorpusOutcome(kind: error.kind.rawValue, description: error.description, failed: true, work: chunks)
+            }
+        }
+        let fromFile = read { () throws(MediaReadError) in try MediaContainerReader(input: entry.path, options: MediaReaderOptions(audioSampleRate: 16_000)) }
+        let fromMemory = read { () throws(MediaReadError) in
+            try MediaContainerReader(bytes: bytes(entry), name: entry.path, options: MediaReaderOptions(audioSampleRate: 16_000))
+        }
+        guard fromFile.kind == fromMemory.kind else {
+            return CorpusOutcome(kind: "differs", description: "file: \(fromFile.description); memory: \(fromMemory.description)", failed: true)
+        }
+        return fromFile
     }
 
     static func y4m(_ entry: CorpusEntry) -> CorpusOutcome {

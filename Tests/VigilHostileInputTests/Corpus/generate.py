@@ -247,6 +247,45 @@ with open(os.path.join(HERE, "frames-mixed", "frame-0002.png"), "wb") as f:
     f.write(png(100_000, 4, idat=bomb_rows))
 rows.append(("frames-mixed", "pngdir", "-", "decodeFailed", "frame-0002.png: frame 1: image is 100000x4"))
 
+# ---------------------------------------------------------------- media containers (libavformat)
+# Small valid containers made by the ffmpeg command are the fuzz seeds in Fuzz/Corpus/FuzzMediaContainer;
+# these are cut or damaged copies of them, and hand-made headers.
+SEEDS = os.path.join(HERE, "..", "..", "..", "Fuzz", "Corpus", "FuzzMediaContainer")
+
+
+def seed(name):
+    with open(os.path.join(SEEDS, name), "rb") as f:
+        return f.read()
+
+
+def box(kind, payload, size=None):
+    return struct.pack(">I", size if size is not None else 8 + len(payload)) + kind + payload
+
+
+def lcg_bytes(n, state=12345):
+    out = bytearray()
+    for _ in range(n):
+        state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+        out.append(state >> 16 & 0xFF)
+    return bytes(out)
+
+
+ftyp = box(b"ftyp", b"isom" + struct.pack(">I", 512) + b"isomiso2avc1mp41")
+put("media-empty.mp4", b"", "media", "invalidData", "cannot open")
+put("media-text.mp4", "this is not a video\n" * 50, "media", "invalidData", "cannot open: Invalid data found when processing input")
+put("media-garbage.bin", lcg_bytes(8192), "media", "invalidData", "cannot open")
+put("media-moov-cut.mp4", ftyp + box(b"moov", b"\x00" * 40, size=100_000), "media", "noStreams", "no audio or video stream")
+put("media-mdat-only.mp4", ftyp + box(b"mdat", lcg_bytes(2000)), "media", "invalidData", "cannot open")
+faststart = seed("h264-aac-faststart.mp4")
+put("media-truncated-faststart.mp4", faststart[: len(faststart) * 6 // 10], "media", "readFailed", "truncated")
+tail_index = seed("h264-aac.mp4")
+put("media-truncated-tail-index.mp4", tail_index[: len(tail_index) * 6 // 10], "media", "invalidData", "cannot open")
+put("media-ebml-garbage.mkv", b"\x1a\x45\xdf\xa3" + lcg_bytes(3000, 777), "media", "invalidData", "cannot open")
+put("media-ts-null-packets.ts", (b"\x47\x1f\xff\x10" + b"\xff" * 184) * 40, "media", "invalidData", "cannot read the stream parameters")
+hevc = seed("hevc.mkv")
+assert b"V_MPEGH/ISO/HEVC" in hevc
+put("media-undecodable-codec.mkv", hevc.replace(b"V_MPEGH/ISO/HEVC", b"V_VIGIL/NO/SUCHX"), "media", "unsupportedCodec", "no decoder for codec none")
+
 with open(os.path.join(HERE, "manifest.tsv"), "w") as f:
     f.write("# file\tentry\tlimits\tkind\tmessage (written by generate.py)\n")
     for row in rows:

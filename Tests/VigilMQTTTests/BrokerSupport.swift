@@ -1,0 +1,201 @@
+import Foundation
+import Glibc
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+func commandAvailable(_ command: String) -> Bool {
+    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+        FileManager.default.isExecutableFile(atPath: "\($0)/\(command)")
+    }
+}
+
+let mosquittoAvailable = ["mosquitto", "mosquitto_sub", "mosquitto_passwd"].allSatisfy(commandAvailable)
+let opensslAvailable = commandAvailable("openssl")
+
+/// Runs `arguments` (looked up on PATH) in `directory`; throws when it fails.
+func run(_ arguments: [String], in directory: URL) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw CommandFailed(description: "\(arguments.joined(separator: " ")) failed") }
+}
+
+struct CommandFailed: Error, CustomStringConvertible {
+    var description: String
+}
+
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-mqtt-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A TCP port on 127.0.0.1 that was free a moment ago.
+func freeLoopbackPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Whether something accepts TCP connections on 127.0.0.1:`port`.
+func portAccepts(_ port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
+}
+
+/// Polls `condition` every 20 ms for up to `seconds`; whether it became true.
+@discardableResult
+func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    return condition()
+}
+
+func launch(_ arguments: [String], log: URL) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: log)
+    process.standardOutput = handle
+    process.standardError = handle
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return process
+}
+
+/// Ends `process`: SIGTERM (mosquitto saves its persistence file), SIGKILL after 5 s.
+func terminate(_ process: Process) {
+    guard process.isRunning else { return }
+    process.terminate()
+    if !wait(seconds: 5, until: { !process.isRunning }) { _ = kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+}
+
+/// Ends `process` at once (SIGKILL).
+func killNow(_ process: Process) {
+    guard process.isRunning else { return }
+    _ = kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+}
+
+/// A mosquitto broker on a free loopback port, with its configuration, persistence and optional
+/// password file in a temporary folder. It can be stopped and started again on the same port.
+final class TestBroker {
+    let directory: URL
+    let port: Int
+    private var process: Process?
+    private var runs = 0
+
+    /// `users`: name -> password; none allows anonymous clients. With `tls`, the listener speaks
+    /// TLS with a server certificate for 127.0.0.1 signed by a CA made here (`ca.crt`).
+    init(users: [String: String] = [:], tls: Bool = false) throws {
+        directory = try temporaryDirectory()
+        port = freeLoopbackPort()
+        var config = [
+            "listener \(port) 127.0.0.1", "persistence true", "persistence_location \(directory.path)/", "log_dest stderr",
+            // Started as root, mosquitto would switch to the user mosquitto, which cannot read the
+            // temporary folder's key or write its persistence file.
+            "user \(String(cString: getpwuid(getuid()).pointee.pw_name))",
+        ]
+        if tls {
+            try "subjectAltName=IP:127.0.0.1\n".write(to: directory.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
+            try run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=Vigil test CA"], in: directory)
+            try run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"], in: directory)
+            try run(
+                [
+                    "openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt",
+                    "-days", "2", "-extfile", "san.ext",
+                ], in: directory)
+            config += ["cafile \(caFile.path)", "certfile \(directory.appendingPathComponent("server.crt").path)", "keyfile \(directory.appendingPathComponent("server.key").path)"]
+        }
+        if users.isEmpty {
+            config.append("allow_anonymous true")
+        } else {
+            let passwords = directory.appendingPathComponent("passwords")
+            for (index, (user, password)) in users.sorted(by: { $0.key < $1.key }).enumerated() {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["mosquitto_passwd", "-b"] + (index == 0 ? ["-c"] : []) + [passwords.path, user, password]
+                try process.run()
+                process.waitUntilExit()
+                guard process.terminationStatus == 0 else { throw CommandFailed(description: "mosquitto_passwd failed") }
+            }
+            config += ["allow_anonymous false", "password_file \(passwords.path)"]
+        }
+        try (config.joined(separator: "\n") + "\n").write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    /// The CA certificate of a TLS broker.
+    var caFile: URL { directory.appendingPathComponent("ca.crt") }
+
+    func start() throws {
+        runs += 1
+        process = try launch(
+            ["mosquitto", "-c", directory.appendingPathComponent("mosquitto.conf").path], log: directory.appendingPathComponent("broker-\(runs).log"))
+        guard wait(seconds: 10, until: { portAccepts(port) }) else { throw CommandFailed(description: "mosquitto did not start on port \(port)") }
+    }
+
+    func stop() {
+        if let process { terminate(process) }
+        process = nil
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// `mosquitto_sub` on the test broker, QoS 1 with a persistent session, writing
+/// `retain<TAB>topic<TAB>payload` lines to a file.
+final class TestSubscriber {
+    struct Message: Hashable {
+        var retained: Bool
+        var topic: String
+        var payload: String
+    }
+
+    let output: URL
+    private let process: Process
+
+    init(broker: TestBroker, topics: [String] = ["vigil/#", "homeassistant/#"], clientID: String = "vigil-test-\(UUID().uuidString.prefix(8))") throws {
+        output = broker.directory.appendingPathComponent("\(clientID).out")
+        process = try launch(
+            ["mosquitto_sub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-c", "-i", clientID, "-F", "%r\t%t\t%p"]
+                + topics.flatMap { ["-t", $0] }, log: output)
+    }
+
+    var messages: [Message] {
+        guard let text = try? String(contentsOf: output, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { return nil }
+            return Message(retained: fields[0] == "1", topic: String(fields[1]), payload: String(fields[2]))
+        }
+    }
+
+    deinit { killNow(process) }
+}

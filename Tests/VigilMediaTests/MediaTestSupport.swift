@@ -1,0 +1,179 @@
+import Foundation
+import Glibc
+
+/// The package root (two levels above this file's folder).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let samplesDirectory = packageRoot.appendingPathComponent("Samples")
+
+/// Whether `command` is on PATH.
+func commandAvailable(_ command: String) -> Bool {
+    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+        FileManager.default.isExecutableFile(atPath: "\($0)/\(command)")
+    }
+}
+
+let ffmpegAvailable = commandAvailable("ffmpeg")
+let rtspServerAvailable = commandAvailable("rtsp-server-perl") && ffmpegAvailable
+
+struct CommandFailed: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Runs `arguments` (the first is looked up on PATH) and waits; throws with stderr when it fails.
+func run(_ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let text = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    if process.terminationStatus != 0 {
+        throw CommandFailed(description: "\(arguments.joined(separator: " ")): \(String(decoding: text, as: UTF8.self).suffix(2000))")
+    }
+}
+
+/// Starts `arguments` in the background (stdout and stderr to `log`).
+func start(_ arguments: [String], log: URL) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: log)
+    process.standardOutput = handle
+    process.standardError = handle
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return process
+}
+
+func stop(_ process: Process) {
+    if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// Ends `process` at once (SIGKILL), as a camera that loses power.
+func kill(_ process: Process) {
+    if process.isRunning {
+        _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-media-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A TCP port on 127.0.0.1 that was free a moment ago.
+func freeLoopbackPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Whether something accepts TCP connections on 127.0.0.1:`port`.
+func portAccepts(_ port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
+}
+
+/// Polls `condition` every 50 ms for up to `seconds`; whether it became true.
+@discardableResult
+func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    return condition()
+}
+
+/// A socket listening on a free loopback port that never accepts, and its port.
+func silentListener() -> (Int32, Int)? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    guard bound == 0, listen(fd, 8) == 0 else {
+        close(fd)
+        return nil
+    }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}
+
+/// Media made once per process from Samples/: 30 demo frames at 10 fps (3 s) and the first 3 s
+/// of the demo scene, in the containers and codecs the tests read.
+final class GeneratedMedia: @unchecked Sendable {
+    static let shared = Result { try GeneratedMedia() }
+
+    let directory: URL
+    /// The frames as 4:2:0 y4m (the luma reference).
+    let y4m: URL
+    /// The scene's first 3 s as 16 kHz FLAC (the audio reference).
+    let flac: URL
+    let h264AAC: URL
+    let h265Opus: URL
+    let webm: URL
+    let audioOnly: URL
+    let videoOnly: URL
+    /// `h264AAC` with its index at the front (moov first), for cutting.
+    let fastStart: URL
+
+    private init() throws {
+        let directory = try temporaryDirectory()
+        self.directory = directory
+        let frames = samplesDirectory.appendingPathComponent("demo-frames/frame-%03d.png").path
+        let scene = samplesDirectory.appendingPathComponent("demo-scene.flac").path
+        func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
+        let quiet = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
+        let video = ["-framerate", "10", "-i", frames]
+        let audio = ["-i", scene, "-t", "3"]
+        y4m = file("frames.y4m")
+        try run(quiet + video + ["-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", y4m.path])
+        flac = file("scene.flac")
+        try run(quiet + audio + ["-c:a", "flac", flac.path])
+        h264AAC = file("h264-aac.mp4")
+        try run(quiet + video + audio + ["-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-crf", "18", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "96k", h264AAC.path])
+        fastStart = file("faststart.mp4")
+        try run(quiet + ["-i", h264AAC.path, "-c", "copy", "-movflags", "+faststart", fastStart.path])
+        h265Opus = file("h265-opus.mkv")
+        try run(
+            quiet + video + audio + [
+                "-map", "0:v", "-map", "1:a", "-c:v", "libx265", "-x265-params", "log-level=error", "-crf", "20", "-pix_fmt", "yuv420p",
+                "-c:a", "libopus", "-b:a", "64k", h265Opus.path,
+            ])
+        webm = file("vp9-opus.webm")
+        try run(
+            quiet + video + audio + [
+                "-map", "0:v", "-map", "1:a", "-c:v", "libvpx-vp9", "-crf", "20", "-b:v", "0", "-deadline", "realtime", "-cpu-used", "8",
+                "-pix_fmt", "yuv420p", "-c:a", "libopus", "-b:a", "64k", webm.path,
+            ])
+        audioOnly = file("audio.m4a")
+        try run(quiet + audio + ["-c:a", "aac", "-b:a", "96k", audioOnly.path])
+        videoOnly = file("video.mp4")
+        try run(quiet + video + ["-c:v", "libx264", "-crf", "18", "-pix_fmt", "yuv420p", videoOnly.path])
+    }
+}
