@@ -32,9 +32,9 @@ public struct DecisionParameters: Sendable, Hashable {
     public var maxEventSeconds: Double?
     /// Longest onset refinement (seconds): half the long pooling window (0.375 s). The first
     /// active decision's window reaches no further back than that, so walking back further only
-    /// finds the sound before the event (a clip's own background, a fade-in). Models trained
-    /// before 2026-11-25 (fourth session) used 1.5 s, which put onsets up to 1.5 s early on the
-    /// training part (docs/sound-models.md, "Onset refinement"); their files keep that value.
+    /// finds the sound before the event (a clip's own background, a fade-in), which puts onsets
+    /// up to 1.5 s early (docs/sound-models.md, "Pipeline"). A model file that sets another value
+    /// keeps it.
     public var onsetBacktrackSeconds: Double = FeatureSpec.current.longWindowSeconds / 2
     /// Splitting at pauses: within an event, runs of frames whose mean floor-relative band
     /// level is at or above ``splitActivity`` (log10 units), separated by quieter stretches of at

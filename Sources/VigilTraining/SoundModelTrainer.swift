@@ -485,7 +485,7 @@ package enum SoundModelTrainer {
         // A decision stands for the decision period around its centre: the reported onset is the first
         // active decision's centre minus half the period (as the offset is the last one's plus half),
         // at the 44.1 kHz of the training data, in whole milliseconds. On the training part this leaves
-        // no systematic onset error (the fixed 0.05 s used before 2026-11-25 put onsets about 0.02 s early).
+        // no systematic onset error (a fixed 0.05 s lead puts onsets about 0.02 s early).
         let onsetLead = (STFTConfiguration.standard(sampleRate: 44_100).hopDuration
             * Double(FeatureSpec.current.decisionStride) / 2 * 1000).rounded() / 1000
         // Splitting at pauses (the annotation convention: barks apart by 0.5 s, speech by 0.3 s).
