@@ -17,7 +17,10 @@ enum BipartiteMatcher {
             }
         }
 
-        enum Pred { case unmatchedSentinel, vertex(Int) }
+        enum Pred {
+            case unmatchedSentinel
+            case vertex(Int)
+        }
 
         while true {
             var preds: [Int: [Int]] = [:]
