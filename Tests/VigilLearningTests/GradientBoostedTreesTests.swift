@@ -1,4 +1,5 @@
 import Testing
+import VigilCore
 import VigilLearning
 
 /// Gradient-boosted trees: training on small synthetic problems, edge cases of the data, the
