@@ -29,11 +29,12 @@ final class MotionWorkspace {
     let height: Int
     let count: Int
     let frameWidth: Int
-    let cur: UnsafeMutableBufferPointer<Float>
-    let bg: UnsafeMutableBufferPointer<Float>
-    let noise: UnsafeMutableBufferPointer<Float>
-    let pred: UnsafeMutableBufferPointer<Float>
-    let diff: UnsafeMutableBufferPointer<Float>
+    /// The working plane of the current frame (box averages of the luma plane).
+    let luma: UnsafeMutableBufferPointer<UInt8>
+    /// ``luma`` through the global gain/offset compensation (what the model compares).
+    let compensated: UnsafeMutableBufferPointer<UInt8>
+    /// Per working pixel: the match distance to the background samples (gray levels).
+    let distance: UnsafeMutableBufferPointer<UInt8>
     let score: UnsafeMutableBufferPointer<Float>
     let weight: UnsafeMutableBufferPointer<Float>
     let raw: UnsafeMutableBufferPointer<UInt8>
@@ -41,10 +42,19 @@ final class MotionWorkspace {
     let labels: UnsafeMutableBufferPointer<Int32>
     let rowSum: UnsafeMutableBufferPointer<UInt16>
     let columnCount: UnsafeMutableBufferPointer<UInt8>
+    /// Coarse (4 x 4 box) planes of the frame and of the background for the shift search.
+    let coarseFrame: UnsafeMutableBufferPointer<Float>
+    let coarseBackground: UnsafeMutableBufferPointer<Float>
+    /// The compensation's lookup table (256 entries).
+    let table: UnsafeMutableBufferPointer<UInt8>
+    let coarseWidth: Int
+    let coarseHeight: Int
     let cellOfColumn: [Int]
     let cellOfRow: [Int]
     let cellSizes: [Int]
     let analysedCount: Int
+    /// The background model (carried over by ``MotionDetector/reconfigure(_:)``).
+    var model: SampleBackgroundModel
     /// Per working row: whether any pixel of the row moves (after clean-up); lets the blob and
     /// attribution passes skip still rows.
     var rowMoving: [Bool]
@@ -56,30 +66,38 @@ final class MotionWorkspace {
         count = width * height
         frameWidth = layout.mapping.frameWidth
         let n = width * height
-        func floats() -> UnsafeMutableBufferPointer<Float> {
-            let b = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(n, 1))
+        func bytes() -> UnsafeMutableBufferPointer<UInt8> {
+            let b = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(n, 1))
             b.initialize(repeating: 0)
             return b
         }
-        cur = floats()
-        bg = floats()
-        noise = floats()
-        pred = floats()
-        diff = floats()
-        score = floats()
-        weight = floats()
-        for i in 0..<count { weight[i] = layout.workingWeight[i] }
-        raw = .allocate(capacity: max(count, 1))
-        raw.initialize(repeating: 0)
-        fg = .allocate(capacity: max(count, 1))
-        fg.initialize(repeating: 0)
-        labels = .allocate(capacity: max(count, 1))
+        func floats(_ size: Int) -> UnsafeMutableBufferPointer<Float> {
+            let b = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(size, 1))
+            b.initialize(repeating: 0)
+            return b
+        }
+        luma = bytes()
+        compensated = bytes()
+        distance = bytes()
+        raw = bytes()
+        fg = bytes()
+        score = floats(n)
+        weight = floats(n)
+        for i in 0..<n { weight[i] = layout.workingWeight[i] }
+        labels = .allocate(capacity: max(n, 1))
         labels.initialize(repeating: -1)
         rowSum = .allocate(capacity: max(frameWidth, 1))
         rowSum.initialize(repeating: 0)
         columnCount = .allocate(capacity: max(width, 1))
         columnCount.initialize(repeating: 0)
-        let w = width, h = height
+        table = .allocate(capacity: 256)
+        table.initialize(repeating: 0)
+        coarseWidth = layout.workingWidth / 4
+        coarseHeight = layout.workingHeight / 4
+        coarseFrame = floats((layout.workingWidth / 4) * (layout.workingHeight / 4))
+        coarseBackground = floats((layout.workingWidth / 4) * (layout.workingHeight / 4))
+        model = SampleBackgroundModel(width: layout.workingWidth, height: layout.workingHeight)
+        let w = layout.workingWidth, h = layout.workingHeight
         cellOfColumn = (0..<w).map { $0 * Self.cells / max(w, 1) }
         cellOfRow = (0..<h).map { $0 * Self.cells / max(h, 1) }
         var sizes = [Int](repeating: 0, count: Self.cells * Self.cells)
@@ -92,9 +110,8 @@ final class MotionWorkspace {
     }
 
     deinit {
-        for buffer in [cur, bg, noise, pred, diff, score, weight] { buffer.deallocate() }
-        raw.deallocate()
-        fg.deallocate()
+        for buffer in [luma, compensated, distance, raw, fg, table] { buffer.deallocate() }
+        for buffer in [score, weight, coarseFrame, coarseBackground] { buffer.deallocate() }
         labels.deallocate()
         rowSum.deallocate()
         columnCount.deallocate()
@@ -102,22 +119,18 @@ final class MotionWorkspace {
 
     // MARK: Decimation
 
-    /// Box-averages `decimation` x `decimation` blocks of the luma plane into `cur`.
-    func decimate(_ luma: UnsafeBufferPointer<UInt8>, stride: Int, decimation f: Int) {
+    /// Box-averages (rounded) `decimation` x `decimation` blocks of the luma plane into ``luma``.
+    func decimate(_ source: UnsafeBufferPointer<UInt8>, stride: Int, decimation f: Int) {
         let w = width
-        let src = luma.baseAddress!
-        let out = cur.baseAddress!
+        let src = source.baseAddress!
+        let out = luma.baseAddress!
         if f == 1 {
-            for y in 0..<height {
-                let row = src + y * stride
-                let o = out + y * w
-                for x in 0..<w { o[x] = Float(row[x]) }
-            }
+            for y in 0..<height { (out + y * w).update(from: src + y * stride, count: w) }
             return
         }
         let used = w * f
         let acc = rowSum.baseAddress!
-        let scale = 1 / Float(f * f)
+        let area = UInt32(f * f), half = UInt32(f * f / 2)
         for wy in 0..<height {
             let first = src + wy * f * stride
             for x in 0..<used { acc[x] = UInt16(first[x]) }
@@ -128,20 +141,21 @@ final class MotionWorkspace {
             let o = out + wy * w
             switch f {
             case 2:
-                for x in 0..<w { o[x] = Float(UInt32(acc[2 * x]) &+ UInt32(acc[2 * x + 1])) * scale }
+                for x in 0..<w { o[x] = UInt8(truncatingIfNeeded: (UInt32(acc[2 * x]) &+ UInt32(acc[2 * x + 1]) &+ 2) >> 2) }
             case 4:
                 // Four adjacent UInt16 sums at a time: one 64-bit load per output pixel.
                 let quads = UnsafeRawPointer(acc)
                 for x in 0..<w {
                     let v = quads.loadUnaligned(fromByteOffset: 8 * x, as: UInt64.self)
                     let pairs = (v & 0x0000_FFFF_0000_FFFF) &+ ((v >> 16) & 0x0000_FFFF_0000_FFFF)
-                    o[x] = Float(UInt32(truncatingIfNeeded: pairs) &+ UInt32(truncatingIfNeeded: pairs >> 32)) * scale
+                    let sum = UInt32(truncatingIfNeeded: pairs) &+ UInt32(truncatingIfNeeded: pairs >> 32)
+                    o[x] = UInt8(truncatingIfNeeded: (sum &+ 8) >> 4)
                 }
             default:
                 for x in 0..<w {
                     var s: UInt32 = 0
                     for k in 0..<f { s &+= UInt32(acc[x * f + k]) }
-                    o[x] = Float(s) * scale
+                    o[x] = UInt8(truncatingIfNeeded: (s &+ half) / area)
                 }
             }
         }
@@ -149,170 +163,191 @@ final class MotionWorkspace {
 
     // MARK: Background
 
-    /// Sets the background to the current frame; also the noise estimate when given.
-    func resetBackground(initialNoise: Float?) {
-        for i in 0..<count { bg[i] = cur[i] }
-        if let initialNoise { for i in 0..<count { noise[i] = initialNoise } }
+    /// Fills the background model from the current frame and forgets the previous mask.
+    func resetBackground() {
+        model.initialise(from: UnsafePointer(luma.baseAddress!))
+        fg.update(repeating: 0)
     }
 
-    /// Least-squares fit `cur ≈ gain * bg + offset` over analysed pixels; with `stillBelow`,
-    /// only over pixels whose residual under the given fit is within threshold + noise term.
-    /// Returns the fit and the fraction of analysed pixels it used.
-    func fitGainOffset(stillBelow: (gain: Float, offset: Float, threshold: Float)?, noiseFactor: Float) -> (Float, Float, Double) {
-        var n = 0.0, sb = 0.0, sc = 0.0, sbb = 0.0, sbc = 0.0
-        let w = width
-        let total = Double(analysedCount)
-        typealias V = SIMD8<Float>
-        let bgp = UnsafeRawPointer(bg.baseAddress!), curp = UnsafeRawPointer(cur.baseAddress!)
-        let wp = UnsafeRawPointer(weight.baseAddress!), np = UnsafeRawPointer(noise.baseAddress!)
-        let stride = MemoryLayout<Float>.stride
-        for y in 0..<height {
-            // Eight lanes of partial sums per row (the compiler cannot reassociate scalar float sums).
-            var vn = V(), vb = V(), vc = V(), vbb = V(), vbc = V()
-            let base = y * w
-            var x = 0
-            if let still = stillBelow {
-                let g = V(repeating: still.gain), o = V(repeating: still.offset)
-                let limit = V(repeating: still.threshold), factor = V(repeating: noiseFactor)
-                while x + 8 <= w {
-                    let offset = (base + x) * stride
-                    let b = bgp.loadUnaligned(fromByteOffset: offset, as: V.self)
-                    let c = curp.loadUnaligned(fromByteOffset: offset, as: V.self)
-                    let k = wp.loadUnaligned(fromByteOffset: offset, as: V.self)
-                    let nz = np.loadUnaligned(fromByteOffset: offset, as: V.self)
-                    let d = c - (g * b + o)
-                    let residual = d.replacing(with: -d, where: d .< 0)
-                    let keep = k.replacing(with: 0, where: residual .> limit + factor * nz)
-                    vn += keep
-                    vb += keep * b
-                    vc += keep * c
-                    vbb += keep * b * b
-                    vbc += keep * b * c
-                    x += 8
-                }
-                while x < w {
-                    let i = base + x
-                    let b = bg[i], c = cur[i]
-                    let residual = abs(c - (still.gain * b + still.offset))
-                    let keep: Float = residual <= still.threshold + noiseFactor * noise[i] ? weight[i] : 0
-                    vn[0] += keep
-                    vb[0] += keep * b
-                    vc[0] += keep * c
-                    vbb[0] += keep * b * b
-                    vbc[0] += keep * b * c
-                    x += 1
-                }
-            } else {
-                while x + 8 <= w {
-                    let offset = (base + x) * stride
-                    let b = bgp.loadUnaligned(fromByteOffset: offset, as: V.self)
-                    let c = curp.loadUnaligned(fromByteOffset: offset, as: V.self)
-                    let k = wp.loadUnaligned(fromByteOffset: offset, as: V.self)
-                    vn += k
-                    vb += k * b
-                    vc += k * c
-                    vbb += k * b * b
-                    vbc += k * b * c
-                    x += 8
-                }
-                while x < w {
-                    let i = base + x
-                    let b = bg[i], c = cur[i], k = weight[i]
-                    vn[0] += k
-                    vb[0] += k * b
-                    vc[0] += k * c
-                    vbb[0] += k * b * b
-                    vbc[0] += k * b * c
-                    x += 1
-                }
-            }
-            n += Double(vn.sum())
-            sb += Double(vb.sum())
-            sc += Double(vc.sum())
-            sbb += Double(vbb.sum())
-            sbc += Double(vbc.sum())
-        }
-        let used = total > 0 ? n / total : 0
-        guard n >= 16 else { return stillBelow.map { ($0.gain, $0.offset, used) } ?? (1, 0, used) }
-        let variance = n * sbb - sb * sb
-        var gain = 1.0
-        if variance > n * n * 4 {  // background standard deviation above 2 gray levels
-            gain = (n * sbc - sb * sc) / variance
-        }
-        gain = min(max(gain, 0.25), 4)
-        let offset = (sc - gain * sb) / n
-        return (Float(gain), Float(offset), used)
-    }
-
-    /// Fills `diff` (difference to the compensated background, minimised over the
-    /// neighbourhood) and `score` (`diff - noiseFactor * noise`, `-inf` on private pixels).
-    func score(gain: Float, offset: Float, noiseFactor: Float, shakeRadius: Int) {
+    /// Fits `frame ≈ gain · background + offset` (background: the model's first sample plane)
+    /// by least squares over every other analysed pixel of every other row (a quincunx of a
+    /// quarter of the pixels) that did not move in the previous frame
+    /// (all of them when fewer than 5 % are still), then twice more over the pixels within
+    /// `radius` of the previous fit, so that movers and stale samples do not bend it.
+    func fitGainOffset(radius: Float) -> (gain: Float, offset: Float) {
+        let c = luma.baseAddress!, s = model.samples.baseAddress!, m = fg.baseAddress!, k = weight.baseAddress!
         let w = width, h = height
-        for i in 0..<count { pred[i] = gain * bg[i] + offset }
-        let c = cur.baseAddress!, p = pred.baseAddress!, d = diff.baseAddress!
-        typealias V = SIMD8<Float>
-        @inline(__always) func load(_ pointer: UnsafeMutablePointer<Float>) -> V { UnsafeRawPointer(pointer).loadUnaligned(as: V.self) }
-        @inline(__always) func store(_ value: V, _ pointer: UnsafeMutablePointer<Float>) {
-            UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: V.self)
-        }
-        @inline(__always) func absolute(_ v: V) -> V { v.replacing(with: -v, where: v .< V()) }
-        @inline(__always) func smaller(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .< a) }
-        for y in 0..<h {
-            let row = c + y * w, out = d + y * w, here = p + y * w
-            var x = 0
-            while x + 8 <= w {
-                store(absolute(load(row + x) - load(here + x)), out + x)
-                x += 8
-            }
-            while x < w {
-                out[x] = abs(row[x] - here[x])
-                x += 1
-            }
-            guard shakeRadius > 0 && w >= 3 && h >= 3 else { continue }
-            for dy in -1...1 {
-                let yy = y + dy
-                if yy < 0 || yy >= h { continue }
-                let prow = p + yy * w
-                // Interior columns in SIMD; the tail and the two edge columns use the neighbours they have.
-                x = 1
-                while x + 8 <= w - 1 {
-                    let v = load(row + x)
-                    let m = smaller(
-                        absolute(v - load(prow + x - 1)), smaller(absolute(v - load(prow + x)), absolute(v - load(prow + x + 1))))
-                    store(smaller(load(out + x), m), out + x)
-                    x += 8
+        func fit(stillOnly: Bool, around previous: (gain: Float, offset: Float)?) -> (gain: Float, offset: Float, n: Double)? {
+            var n = 0.0, sb = 0.0, sc = 0.0, sbb = 0.0, sbc = 0.0
+            let g = previous?.gain ?? 1, o = previous?.offset ?? 0
+            for y in Swift.stride(from: 0, to: h, by: 2) {
+                var rn = 0, rb = 0, rc = 0, rbb = 0, rbc = 0
+                var i = y * w + ((y >> 1) & 1)
+                let end = y * w + w
+                while i < end {
+                    defer { i += 2 }
+                    guard k[i] > 0 && (!stillOnly || m[i] == 0) else { continue }
+                    let b = Int(s[i]), v = Int(c[i])
+                    if previous != nil && abs(Float(v) - (g * Float(b) + o)) > radius { continue }
+                    rn += 1
+                    rb += b
+                    rc += v
+                    rbb += b * b
+                    rbc += b * v
                 }
-                while x < w - 1 {
-                    let v = row[x]
-                    let m = Swift.min(abs(v - prow[x - 1]), Swift.min(abs(v - prow[x]), abs(v - prow[x + 1])))
-                    out[x] = Swift.min(out[x], m)
-                    x += 1
-                }
-                out[0] = Swift.min(out[0], Swift.min(abs(row[0] - prow[0]), abs(row[0] - prow[1])))
-                out[w - 1] = Swift.min(out[w - 1], Swift.min(abs(row[w - 1] - prow[w - 1]), abs(row[w - 1] - prow[w - 2])))
+                n += Double(rn)
+                sb += Double(rb)
+                sc += Double(rc)
+                sbb += Double(rbb)
+                sbc += Double(rbc)
             }
+            guard n >= 16 else { return nil }
+            let variance = n * sbb - sb * sb
+            var gain = 1.0
+            if variance > n * n * 4 { gain = (n * sbc - sb * sc) / variance }  // background standard deviation above 2 levels
+            gain = min(max(gain, 0.25), 4)
+            return (Float(gain), Float((sc - gain * sb) / n), n)
         }
-        let s = score.baseAddress!, nz = noise.baseAddress!, k = weight.baseAddress!
-        for i in 0..<count {
-            let value = d[i] - noiseFactor * nz[i]
-            s[i] = k[i] > 0 ? value : -Float.infinity
+        guard var result = fit(stillOnly: true, around: nil) else { return (1, 0) }
+        var stillOnly = true
+        if result.n < 0.05 * Double(analysedCount) / 4, let all = fit(stillOnly: false, around: nil) {
+            result = all
+            stillOnly = false
         }
+        for _ in 0..<2 {
+            guard let refit = fit(stillOnly: stillOnly, around: (result.gain, result.offset)) else { break }
+            result = refit
+        }
+        return (result.gain, result.offset)
     }
 
-    /// Frame pixels of `region` (through its coverage) whose difference to the compensated
-    /// background, minus `noiseFactor` times the noise estimate, exceeds `threshold`: the same
-    /// test as ``score(gain:offset:noiseFactor:shakeRadius:)``, without the privacy exclusion.
-    /// Call after `score`.
-    func unmaskedMovingPixels(region: ZoneLayout.Region, above threshold: Float, noiseFactor: Float) -> Int {
+    /// Fills the compensation table (the frame mapped back through `gain` and `offset`) and
+    /// counts, on a sparse grid (every third pixel of every third row), the points whose frame
+    /// value matches the model at `radius` as it is (`plain`) and through the table (`mapped`).
+    func compensationMatches(gain: Float, offset: Float, radius: Float) -> (plain: Int, mapped: Int, points: Int) {
+        let c = luma.baseAddress!, t = table.baseAddress!
+        for v in 0..<256 { t[v] = UInt8(clamping: Int(((Float(v) - offset) / gain).rounded())) }
+        let limit = UInt8(clamping: Int(radius))
+        let s = UnsafePointer(model.samples.baseAddress!), n = count, k = weight.baseAddress!
+        var plain = 0, mapped = 0, points = 0
+        var y = 1
+        while y < height {
+            var i = y * width + 1
+            let end = y * width + width
+            while i < end {
+                if k[i] > 0 {
+                    points += 1
+                    if SampleBackgroundModel.matchDistance(c[i], samples: s + i, planeSize: n) <= limit { plain += 1 }
+                    if SampleBackgroundModel.matchDistance(t[Int(c[i])], samples: s + i, planeSize: n) <= limit { mapped += 1 }
+                }
+                i += 3
+            }
+            y += 3
+        }
+        return (plain, mapped, points)
+    }
+
+    /// Writes ``compensated``: the frame through the table of the last
+    /// ``compensationMatches(gain:offset:radius:)`` when `mapped`, else the frame as it is.
+    func writeCompensated(mapped: Bool) {
+        let c = luma.baseAddress!, out = compensated.baseAddress!
+        guard mapped else {
+            out.update(from: c, count: count)
+            return
+        }
+        let t = table.baseAddress!
+        for i in 0..<count { out[i] = t[Int(c[i])] }
+    }
+
+    /// Fills ``distance`` (match distance of the compensated frame to the model) and `score`
+    /// (the distance in gray levels, `-inf` on private pixels).
+    func computeScores() {
+        model.matchDistances(frame: UnsafePointer(compensated.baseAddress!), into: distance.baseAddress!)
+        let d = distance.baseAddress!, s = score.baseAddress!, k = weight.baseAddress!
+        for i in 0..<count { s[i] = k[i] > 0 ? Float(d[i]) : -Float.infinity }
+    }
+
+    /// Frame pixels of `region` (through its coverage) whose match distance exceeds
+    /// `threshold`: the same test as ``computeScores()``, without the privacy exclusion.
+    func unmaskedMovingPixels(region: ZoneLayout.Region, above threshold: Float) -> Int {
         guard let bounds = region.bounds else { return 0 }
         var total = 0
         for y in bounds.minY...bounds.maxY {
             for x in bounds.minX...bounds.maxX {
                 let i = y * width + x
-                if region.coverage[i] != 0 && diff[i] - noiseFactor * noise[i] > threshold { total += Int(region.coverage[i]) }
+                if region.coverage[i] != 0 && Float(distance[i]) > threshold { total += Int(region.coverage[i]) }
             }
         }
         return total
+    }
+
+    /// Whether the change from the background is a shift of the whole picture (camera shake):
+    /// the best translation of the coarse (4 x 4 box) background onto the coarse frame, searched
+    /// within an eighth of the coarse size, must be non-zero and halve the mean absolute
+    /// difference; then, on a sparse grid of working pixels, the background shifted by it (±2
+    /// pixels) must be within `radius` of the frame at 60 % of the points and at least twice as
+    /// many points as without the shift.
+    func isShift(radius: Float) -> Bool {
+        let cw = coarseWidth, ch = coarseHeight
+        guard cw >= 8 && ch >= 8 else { return false }
+        let c = luma.baseAddress!, b = model.samples.baseAddress!
+        let cf = coarseFrame.baseAddress!, cb = coarseBackground.baseAddress!
+        for cy in 0..<ch {
+            for cx in 0..<cw {
+                var sf = 0, sb = 0
+                for dy in 0..<4 {
+                    let row = (cy * 4 + dy) * width + cx * 4
+                    for dx in 0..<4 {
+                        sf += Int(c[row + dx])
+                        sb += Int(b[row + dx])
+                    }
+                }
+                cf[cy * cw + cx] = Float(sf) / 16
+                cb[cy * cw + cx] = Float(sb) / 16
+            }
+        }
+        let reach = max(2, min(cw, ch) / 8)
+        func cost(_ sx: Int, _ sy: Int) -> Float {
+            var total: Float = 0
+            var used = 0
+            for y in max(0, sy)..<min(ch, ch + sy) {
+                let f = cf + y * cw, g = cb + (y - sy) * cw
+                for x in max(0, sx)..<min(cw, cw + sx) { total += abs(f[x] - g[x - sx]) }
+                used += min(cw, cw + sx) - max(0, sx)
+            }
+            return used > 0 ? total / Float(used) : .infinity
+        }
+        let still = cost(0, 0)
+        var best = (x: 0, y: 0, cost: still)
+        for sy in -reach...reach {
+            for sx in -reach...reach where sx != 0 || sy != 0 {
+                let value = cost(sx, sy)
+                if value < best.cost { best = (sx, sy, value) }
+            }
+        }
+        guard best.x != 0 || best.y != 0, best.cost < 0.5 * still else { return false }
+        let limit = Int(radius)
+        func matches(_ sx: Int, _ sy: Int) -> Int {
+            var hits = 0
+            var y = 2 + max(0, sy)
+            while y < min(height, height + sy) {
+                let row = c + y * width, back = b + (y - sy) * width
+                var x = 2 + max(0, sx)
+                while x < min(width, width + sx) {
+                    if abs(Int(row[x]) - Int(back[x - sx])) <= limit { hits += 1 }
+                    x += 4
+                }
+                y += 4
+            }
+            return hits
+        }
+        let points = ((height + 1) / 4) * ((width + 1) / 4)
+        let unshifted = matches(0, 0)
+        var shifted = 0
+        for dy in -2...2 {
+            for dx in -2...2 { shifted = max(shifted, matches(best.x * 4 + dx, best.y * 4 + dy)) }
+        }
+        return shifted * 10 >= points * 6 && shifted >= 2 * unshifted
     }
 
     /// Thresholds `score` at `threshold` into `raw`, cleans it into `fg` (3 x 3 neighbour count
@@ -352,19 +387,12 @@ final class MotionWorkspace {
         return MovingSummary(count: total, cellCounts: cellCounts, cellSizes: cellSizes)
     }
 
-    /// Updates the background toward the frame (`foregroundAlpha` under motion) and the noise
-    /// estimate on still pixels (`beta`), clamped to `noise`.
-    func updateBackground(alpha: Float, foregroundAlpha: Float, beta: Float, noise bounds: (Float, Float)) {
-        let b = bg.baseAddress!, c = cur.baseAddress!, m = fg.baseAddress!, d = diff.baseAddress!, nz = noise.baseAddress!
-        let low = bounds.0, high = bounds.1
-        for i in 0..<count {
-            let moving = m[i] != 0
-            let rate = moving ? foregroundAlpha : alpha
-            b[i] += rate * (c[i] - b[i])
-            let noiseRate = moving ? 0 : beta
-            let updated = nz[i] + noiseRate * (min(d[i], high) - nz[i])
-            nz[i] = min(max(updated, low), high)
-        }
+    /// Updates the background model with the frame (``SampleBackgroundModel/update(frame:moving:subsampling:movingUpdateChance:)``),
+    /// the moving pixels taken from `fg`.
+    func updateBackground(subsampling: Int, movingUpdateChance: Double) {
+        model.update(
+            frame: UnsafePointer(luma.baseAddress!), moving: UnsafePointer(fg.baseAddress!), subsampling: subsampling,
+            movingUpdateChance: movingUpdateChance)
     }
 
     // MARK: Mask
@@ -405,9 +433,9 @@ final class MotionWorkspace {
         if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
     }
 
-    /// 8-connected components of `fg`. Afterwards, for moving pixels (`fg[i] != 0`), `labels[i]`
-    /// is the index of the pixel's blob in the returned list, or -1 (a blob below `minimumArea`
-    /// frame pixels); labels of still pixels are undefined.
+    /// 8-connected components of `fg`. Afterwards `fg` keeps only the pixels of blobs of at least
+    /// `minimumArea` frame pixels (the others are cleared), and for those `labels[i]` is the index
+    /// of the pixel's blob in the returned list; labels of other pixels are undefined.
     func extractBlobs(decimation f: Int, minimumArea: Double) -> [LabelledBlob] {
         let w = width, h = height
         let m = fg.baseAddress!, l = labels.baseAddress!
@@ -474,7 +502,11 @@ final class MotionWorkspace {
                         centroidY: Double(sumY[root]) / a * Double(f) + half)))
         }
         for y in 0..<h where rowMoving[y] {
-            for i in (y * w)..<(y * w + w) where m[i] != 0 { l[i] = blobIndex[Int(l[i])] }
+            for i in (y * w)..<(y * w + w) where m[i] != 0 {
+                let index = blobIndex[Int(l[i])]
+                l[i] = index
+                if index < 0 { m[i] = 0 }
+            }
         }
         return blobs
     }
