@@ -133,7 +133,7 @@ public final class MotionDetector {
             }
         }
         ws.writeCompensated(mapped: mapped)
-        ws.computeScores()
+        ws.computeDistances()
         let moving = ws.threshold(lowest, minimumNeighbours: p.cleanupMinimumNeighbours)
         let movingFraction = layout.analysedCount > 0 ? Double(moving.count) / Double(layout.analysedCount) : 0
         let cellsMoving = moving.cellsMoving(fraction: p.cellMotionFraction)

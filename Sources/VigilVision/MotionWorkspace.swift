@@ -35,8 +35,9 @@ final class MotionWorkspace {
     let compensated: UnsafeMutableBufferPointer<UInt8>
     /// Per working pixel: the match distance to the background samples (gray levels).
     let distance: UnsafeMutableBufferPointer<UInt8>
-    let score: UnsafeMutableBufferPointer<Float>
     let weight: UnsafeMutableBufferPointer<Float>
+    /// 1 on analysed working pixels, 0 on those touching a privacy zone.
+    let analysed: UnsafeMutableBufferPointer<UInt8>
     let raw: UnsafeMutableBufferPointer<UInt8>
     let fg: UnsafeMutableBufferPointer<UInt8>
     let labels: UnsafeMutableBufferPointer<Int32>
@@ -47,6 +48,9 @@ final class MotionWorkspace {
     let coarseBackground: UnsafeMutableBufferPointer<Float>
     /// The compensation's lookup table (256 entries).
     let table: UnsafeMutableBufferPointer<UInt8>
+    /// The gain fit's accepted frame values per background level (256 entries each).
+    let fitLow: UnsafeMutableBufferPointer<Int32>
+    let fitHigh: UnsafeMutableBufferPointer<Int32>
     let coarseWidth: Int
     let coarseHeight: Int
     let cellOfColumn: [Int]
@@ -58,7 +62,8 @@ final class MotionWorkspace {
     /// Per working row: whether any pixel of the row moves (after clean-up); lets the blob and
     /// attribution passes skip still rows.
     var rowMoving: [Bool]
-    var parent: [Int32] = []
+    /// Union-find parents of the blob labels (at most one label per working pixel).
+    let parents: UnsafeMutableBufferPointer<Int32>
 
     init(layout: ZoneLayout) {
         width = layout.workingWidth
@@ -81,9 +86,12 @@ final class MotionWorkspace {
         distance = bytes()
         raw = bytes()
         fg = bytes()
-        score = floats(n)
         weight = floats(n)
         for i in 0..<n { weight[i] = layout.workingWeight[i] }
+        analysed = bytes()
+        for i in 0..<n { analysed[i] = layout.workingWeight[i] > 0 ? 1 : 0 }
+        parents = .allocate(capacity: max(n, 1))
+        parents.initialize(repeating: 0)
         labels = .allocate(capacity: max(n, 1))
         labels.initialize(repeating: -1)
         rowSum = .allocate(capacity: max(frameWidth, 1))
@@ -92,6 +100,10 @@ final class MotionWorkspace {
         columnCount.initialize(repeating: 0)
         table = .allocate(capacity: 256)
         table.initialize(repeating: 0)
+        fitLow = .allocate(capacity: 256)
+        fitLow.initialize(repeating: 0)
+        fitHigh = .allocate(capacity: 256)
+        fitHigh.initialize(repeating: 255)
         coarseWidth = layout.workingWidth / 4
         coarseHeight = layout.workingHeight / 4
         coarseFrame = floats((layout.workingWidth / 4) * (layout.workingHeight / 4))
@@ -110,9 +122,12 @@ final class MotionWorkspace {
     }
 
     deinit {
-        for buffer in [luma, compensated, distance, raw, fg, table] { buffer.deallocate() }
-        for buffer in [score, weight, coarseFrame, coarseBackground] { buffer.deallocate() }
+        for buffer in [luma, compensated, distance, analysed, raw, fg, table] { buffer.deallocate() }
+        for buffer in [weight, coarseFrame, coarseBackground] { buffer.deallocate() }
         labels.deallocate()
+        parents.deallocate()
+        fitLow.deallocate()
+        fitHigh.deallocate()
         rowSum.deallocate()
         columnCount.deallocate()
     }
@@ -170,47 +185,53 @@ final class MotionWorkspace {
     }
 
     /// Fits `frame ≈ gain · background + offset` (background: the model's first sample plane)
-    /// by least squares over every other analysed pixel of every other row (a quincunx of a
-    /// quarter of the pixels) that did not move in the previous frame
-    /// (all of them when fewer than 5 % are still), then twice more over the pixels within
-    /// `radius` of the previous fit, so that movers and stale samples do not bend it.
+    /// by least squares over a staggered eighth of the analysed pixels (every fourth pixel of
+    /// every other row) that did not move in the previous frame (all of them when fewer than 5 %
+    /// are still), then twice more over those within `radius` of the previous fit, so that
+    /// movers and stale samples do not bend it.
     func fitGainOffset(radius: Float) -> (gain: Float, offset: Float) {
-        let c = luma.baseAddress!, s = model.samples.baseAddress!, m = fg.baseAddress!, k = weight.baseAddress!
+        let c = luma.baseAddress!, s = model.samples.baseAddress!, m = fg.baseAddress!, k = analysed.baseAddress!
         let w = width, h = height
+        let low = fitLow.baseAddress!, high = fitHigh.baseAddress!
         func fit(stillOnly: Bool, around previous: (gain: Float, offset: Float)?) -> (gain: Float, offset: Float, n: Double)? {
-            var n = 0.0, sb = 0.0, sc = 0.0, sbb = 0.0, sbc = 0.0
-            let g = previous?.gain ?? 1, o = previous?.offset ?? 0
+            // Per background level b, the accepted frame values are low[b]...high[b].
+            for b in 0..<256 {
+                if let previous {
+                    let predicted = previous.gain * Float(b) + previous.offset
+                    low[b] = Int32(max(min((predicted - radius).rounded(.up), 1_000), -1_000))
+                    high[b] = Int32(max(min((predicted + radius).rounded(.down), 1_000), -1_000))
+                } else {
+                    low[b] = 0
+                    high[b] = 255
+                }
+            }
+            var n = 0, sb = 0, sc = 0, sbb = 0, sbc = 0
             for y in Swift.stride(from: 0, to: h, by: 2) {
-                var rn = 0, rb = 0, rc = 0, rbb = 0, rbc = 0
-                var i = y * w + ((y >> 1) & 1)
+                var i = y * w + ((y >> 1) & 3)
                 let end = y * w + w
                 while i < end {
-                    defer { i += 2 }
-                    guard k[i] > 0 && (!stillOnly || m[i] == 0) else { continue }
-                    let b = Int(s[i]), v = Int(c[i])
-                    if previous != nil && abs(Float(v) - (g * Float(b) + o)) > radius { continue }
-                    rn += 1
-                    rb += b
-                    rc += v
-                    rbb += b * b
-                    rbc += b * v
+                    let b = Int(s[i]), v = Int32(c[i])
+                    if k[i] != 0 && (!stillOnly || m[i] == 0) && v >= low[b] && v <= high[b] {
+                        n += 1
+                        sb += b
+                        sc += Int(v)
+                        sbb += b * b
+                        sbc += b * Int(v)
+                    }
+                    i += 4
                 }
-                n += Double(rn)
-                sb += Double(rb)
-                sc += Double(rc)
-                sbb += Double(rbb)
-                sbc += Double(rbc)
             }
             guard n >= 16 else { return nil }
-            let variance = n * sbb - sb * sb
+            let dn = Double(n), db = Double(sb), dc = Double(sc)
+            let variance = dn * Double(sbb) - db * db
             var gain = 1.0
-            if variance > n * n * 4 { gain = (n * sbc - sb * sc) / variance }  // background standard deviation above 2 levels
+            if variance > dn * dn * 4 { gain = (dn * Double(sbc) - db * dc) / variance }  // background standard deviation above 2 levels
             gain = min(max(gain, 0.25), 4)
-            return (Float(gain), Float((sc - gain * sb) / n), n)
+            return (Float(gain), Float((dc - gain * db) / dn), dn)
         }
         guard var result = fit(stillOnly: true, around: nil) else { return (1, 0) }
         var stillOnly = true
-        if result.n < 0.05 * Double(analysedCount) / 4, let all = fit(stillOnly: false, around: nil) {
+        if result.n < 0.05 * Double(analysedCount) / 8, let all = fit(stillOnly: false, around: nil) {
             result = all
             stillOnly = false
         }
@@ -222,7 +243,7 @@ final class MotionWorkspace {
     }
 
     /// Fills the compensation table (the frame mapped back through `gain` and `offset`) and
-    /// counts, on a sparse grid (every third pixel of every third row), the points whose frame
+    /// counts, on a sparse grid (every fourth pixel of every fourth row), the points whose frame
     /// value matches the model at `radius` as it is (`plain`) and through the table (`mapped`).
     func compensationMatches(gain: Float, offset: Float, radius: Float) -> (plain: Int, mapped: Int, points: Int) {
         let c = luma.baseAddress!, t = table.baseAddress!
@@ -240,9 +261,9 @@ final class MotionWorkspace {
                     if SampleBackgroundModel.matchDistance(c[i], samples: s + i, planeSize: n) <= limit { plain += 1 }
                     if SampleBackgroundModel.matchDistance(t[Int(c[i])], samples: s + i, planeSize: n) <= limit { mapped += 1 }
                 }
-                i += 3
+                i += 4
             }
-            y += 3
+            y += 4
         }
         return (plain, mapped, points)
     }
@@ -259,23 +280,26 @@ final class MotionWorkspace {
         for i in 0..<count { out[i] = t[Int(c[i])] }
     }
 
-    /// Fills ``distance`` (match distance of the compensated frame to the model) and `score`
-    /// (the distance in gray levels, `-inf` on private pixels).
-    func computeScores() {
+    /// Fills ``distance``: the match distance of the compensated frame to the model, the pixel's
+    /// score (private pixels are excluded later, by ``analysed``).
+    func computeDistances() {
         model.matchDistances(frame: UnsafePointer(compensated.baseAddress!), into: distance.baseAddress!)
-        let d = distance.baseAddress!, s = score.baseAddress!, k = weight.baseAddress!
-        for i in 0..<count { s[i] = k[i] > 0 ? Float(d[i]) : -Float.infinity }
     }
 
+    /// A score threshold as the largest distance that does not exceed it (distances are whole
+    /// gray levels: `distance > threshold` exactly when `distance > level(threshold)`).
+    @inline(__always)
+    static func level(_ threshold: Float) -> Int { Int(max(min(threshold, 256), -1).rounded(.down)) }
+
     /// Frame pixels of `region` (through its coverage) whose match distance exceeds
-    /// `threshold`: the same test as ``computeScores()``, without the privacy exclusion.
+    /// `threshold`: the same test as ``threshold(_:minimumNeighbours:)``, without the privacy exclusion.
     func unmaskedMovingPixels(region: ZoneLayout.Region, above threshold: Float) -> Int {
         guard let bounds = region.bounds else { return 0 }
         var total = 0
         for y in bounds.minY...bounds.maxY {
             for x in bounds.minX...bounds.maxX {
                 let i = y * width + x
-                if region.coverage[i] != 0 && Float(distance[i]) > threshold { total += Int(region.coverage[i]) }
+                if region.coverage[i] != 0 && Int(distance[i]) > Self.level(threshold) { total += Int(region.coverage[i]) }
             }
         }
         return total
@@ -283,8 +307,8 @@ final class MotionWorkspace {
 
     /// Whether the change from the background is a shift of the whole picture (camera shake):
     /// the best translation of the coarse (4 x 4 box) background onto the coarse frame, searched
-    /// within an eighth of the coarse size, must be non-zero and halve the mean absolute
-    /// difference; then, on a sparse grid of working pixels, the background shifted by it (±2
+    /// within an eighth of the coarse size (differences over every other coarse pixel of every
+    /// other row), must be non-zero and halve the mean absolute difference; then, on a sparse grid of working pixels, the background shifted by it (±2
     /// pixels) must be within `radius` of the frame at 60 % of the points and at least twice as
     /// many points as without the shift.
     func isShift(radius: Float) -> Bool {
@@ -310,10 +334,12 @@ final class MotionWorkspace {
         func cost(_ sx: Int, _ sy: Int) -> Float {
             var total: Float = 0
             var used = 0
-            for y in max(0, sy)..<min(ch, ch + sy) {
+            for y in Swift.stride(from: max(0, sy), to: min(ch, ch + sy), by: 2) {
                 let f = cf + y * cw, g = cb + (y - sy) * cw
-                for x in max(0, sx)..<min(cw, cw + sx) { total += abs(f[x] - g[x - sx]) }
-                used += min(cw, cw + sx) - max(0, sx)
+                for x in Swift.stride(from: max(0, sx), to: min(cw, cw + sx), by: 2) {
+                    total += abs(f[x] - g[x - sx])
+                    used += 1
+                }
             }
             return used > 0 ? total / Float(used) : .infinity
         }
@@ -350,32 +376,77 @@ final class MotionWorkspace {
         return shifted * 10 >= points * 6 && shifted >= 2 * unshifted
     }
 
-    /// Thresholds `score` at `threshold` into `raw`, cleans it into `fg` (3 x 3 neighbour count
-    /// of at least `minimumNeighbours`, private pixels excluded) and counts moving pixels.
+    /// Thresholds ``distance`` at `threshold` into `raw`, cleans it into `fg` (3 x 3 neighbour
+    /// count of at least `minimumNeighbours`, private pixels excluded) and counts moving pixels.
+    /// SIMD over 16 bytes: the compare, the vertical and the horizontal sums.
     func threshold(_ threshold: Float, minimumNeighbours: Int) -> MovingSummary {
+        typealias V = SIMD16<UInt8>
         let w = width, h = height
-        let s = score.baseAddress!, r = raw.baseAddress!, out = fg.baseAddress!, k = weight.baseAddress!
-        for i in 0..<count { r[i] = s[i] > threshold ? 1 : 0 }
+        let d = distance.baseAddress!, r = raw.baseAddress!, out = fg.baseAddress!, allowed = analysed.baseAddress!
+        let level = Self.level(threshold)
+        if level < 0 {
+            r.update(repeating: 1, count: count)
+        } else if level >= 255 {
+            r.update(repeating: 0, count: count)
+        } else {
+            let limit = V(repeating: UInt8(level)), one = V(repeating: 1)
+            var i = 0
+            while i + 16 <= count {
+                let v = UnsafeRawPointer(d + i).loadUnaligned(as: V.self)
+                UnsafeMutableRawPointer(r + i).storeBytes(of: V().replacing(with: one, where: v .> limit), as: V.self)
+                i += 16
+            }
+            while i < count {
+                r[i] = Int(d[i]) > level ? 1 : 0
+                i += 1
+            }
+        }
         let column = columnCount.baseAddress!
         let need = UInt8(clamping: max(1, minimumNeighbours))
+        let needV = V(repeating: need), one = V(repeating: 1)
         var total = 0
         var cellCounts = [Int](repeating: 0, count: Self.cells * Self.cells)
         for y in 0..<h {
-            let above = r + max(y - 1, 0) * w
             let here = r + y * w
-            let below = r + min(y + 1, h - 1) * w
-            let top: UInt8 = y > 0 ? 1 : 0, bottom: UInt8 = y < h - 1 ? 1 : 0
-            for x in 0..<w { column[x] = above[x] &* top &+ here[x] &+ below[x] &* bottom }
+            let above = y > 0 ? r + (y - 1) * w : nil
+            let below = y < h - 1 ? r + (y + 1) * w : nil
+            var x = 0
+            while x + 16 <= w {
+                var sum = UnsafeRawPointer(here + x).loadUnaligned(as: V.self)
+                if let above { sum &+= UnsafeRawPointer(above + x).loadUnaligned(as: V.self) }
+                if let below { sum &+= UnsafeRawPointer(below + x).loadUnaligned(as: V.self) }
+                UnsafeMutableRawPointer(column + x).storeBytes(of: sum, as: V.self)
+                x += 16
+            }
+            while x < w {
+                column[x] = here[x] &+ (above?[x] ?? 0) &+ (below?[x] ?? 0)
+                x += 1
+            }
             let o = out + y * w
-            let weights = k + y * w
+            let permitted = allowed + y * w
             var rowTotal = 0
-            for x in 0..<w {
+            @inline(__always) func scalar(_ x: Int) {
                 var sum = column[x]
                 if x > 0 { sum &+= column[x - 1] }
                 if x < w - 1 { sum &+= column[x + 1] }
-                let on: UInt8 = sum >= need && weights[x] > 0 ? 1 : 0
+                let on: UInt8 = sum >= need && permitted[x] != 0 ? 1 : 0
                 o[x] = on
                 rowTotal &+= Int(on)
+            }
+            scalar(0)
+            x = 1
+            while x + 17 <= w {
+                let sum = UnsafeRawPointer(column + x - 1).loadUnaligned(as: V.self)
+                    &+ UnsafeRawPointer(column + x).loadUnaligned(as: V.self)
+                    &+ UnsafeRawPointer(column + x + 1).loadUnaligned(as: V.self)
+                let on = V().replacing(with: one, where: sum .>= needV) & UnsafeRawPointer(permitted + x).loadUnaligned(as: V.self)
+                UnsafeMutableRawPointer(o + x).storeBytes(of: on, as: V.self)
+                rowTotal &+= Int(on.wrappedSum())
+                x += 16
+            }
+            while x < w {
+                scalar(x)
+                x += 1
             }
             rowMoving[y] = rowTotal > 0
             if rowTotal > 0 {
@@ -416,7 +487,8 @@ final class MotionWorkspace {
 
     // MARK: Blobs
 
-    private func find(_ label: Int32) -> Int32 {
+    @inline(__always)
+    private static func find(_ label: Int32, _ parent: UnsafeMutablePointer<Int32>) -> Int32 {
         var root = label
         while parent[Int(root)] != root { root = parent[Int(root)] }
         var node = label
@@ -428,9 +500,20 @@ final class MotionWorkspace {
         return root
     }
 
-    private func union(_ a: Int32, _ b: Int32) {
-        let ra = find(a), rb = find(b)
+    @inline(__always)
+    private static func union(_ a: Int32, _ b: Int32, _ parent: UnsafeMutablePointer<Int32>) {
+        let ra = find(a, parent), rb = find(b, parent)
         if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
+    }
+
+    /// The first moving pixel of row `row` at or after `x` (or `w`): skips still pixels eight
+    /// at a time.
+    @inline(__always)
+    private static func nextMoving(_ row: UnsafeMutablePointer<UInt8>, from x: Int, width w: Int) -> Int {
+        var x = x
+        while x + 8 <= w && UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self) == 0 { x += 8 }
+        while x < w && row[x] == 0 { x += 1 }
+        return x
     }
 
     /// 8-connected components of `fg`. Afterwards `fg` keeps only the pixels of blobs of at least
@@ -438,45 +521,47 @@ final class MotionWorkspace {
     /// of the pixel's blob in the returned list; labels of other pixels are undefined.
     func extractBlobs(decimation f: Int, minimumArea: Double) -> [LabelledBlob] {
         let w = width, h = height
-        let m = fg.baseAddress!, l = labels.baseAddress!
-        parent.removeAll(keepingCapacity: true)
-        for y in 0..<h {
-            guard rowMoving[y] else { continue }
-            for x in 0..<w {
+        let m = fg.baseAddress!, l = labels.baseAddress!, parent = parents.baseAddress!
+        var labelCount = 0
+        for y in 0..<h where rowMoving[y] {
+            let row = m + y * w
+            let upMoving = y > 0 && rowMoving[y - 1]
+            var x = Self.nextMoving(row, from: 0, width: w)
+            while x < w {
                 let i = y * w + x
-                guard m[i] != 0 else { continue }
                 var label: Int32 = -1
                 if x > 0 && m[i - 1] != 0 { label = l[i - 1] }
-                if y > 0 && rowMoving[y - 1] {
+                if upMoving {
                     let up = i - w
                     for dx in -1...1 {
                         let nx = x + dx
                         guard nx >= 0 && nx < w && m[up + dx] != 0 else { continue }
                         let neighbour = l[up + dx]
-                        if label < 0 { label = neighbour } else if neighbour != label { union(label, neighbour) }
+                        if label < 0 { label = neighbour } else if neighbour != label { Self.union(label, neighbour, parent) }
                     }
                 }
                 if label < 0 {
-                    label = Int32(parent.count)
-                    parent.append(label)
+                    label = Int32(labelCount)
+                    parent[labelCount] = label
+                    labelCount += 1
                 }
                 l[i] = label
+                x = Self.nextMoving(row, from: x + 1, width: w)
             }
         }
-        guard !parent.isEmpty else { return [] }
+        guard labelCount > 0 else { return [] }
         // Statistics per root.
-        var area = [Int](repeating: 0, count: parent.count)
-        var minX = [Int](repeating: Int.max, count: parent.count), minY = minX
-        var maxX = [Int](repeating: -1, count: parent.count), maxY = maxX
-        var sumX = [Int](repeating: 0, count: parent.count), sumY = sumX
-        for i in 0..<parent.count { parent[i] = find(Int32(i)) }
-        for y in 0..<h {
-            guard rowMoving[y] else { continue }
-            for x in 0..<w {
+        var area = [Int](repeating: 0, count: labelCount)
+        var minX = [Int](repeating: Int.max, count: labelCount), minY = minX
+        var maxX = [Int](repeating: -1, count: labelCount), maxY = maxX
+        var sumX = [Int](repeating: 0, count: labelCount), sumY = sumX
+        for i in 0..<labelCount { parent[i] = Self.find(Int32(i), parent) }
+        for y in 0..<h where rowMoving[y] {
+            let row = m + y * w
+            var x = Self.nextMoving(row, from: 0, width: w)
+            while x < w {
                 let i = y * w + x
-                guard m[i] != 0 else { continue }
-                let label = l[i]
-                let root = Int(parent[Int(label)])
+                let root = Int(parent[Int(l[i])])
                 l[i] = Int32(root)
                 area[root] += 1
                 minX[root] = min(minX[root], x)
@@ -485,13 +570,14 @@ final class MotionWorkspace {
                 maxY[root] = max(maxY[root], y)
                 sumX[root] += x
                 sumY[root] += y
+                x = Self.nextMoving(row, from: x + 1, width: w)
             }
         }
-        var blobIndex = [Int32](repeating: -1, count: parent.count)
+        var blobIndex = [Int32](repeating: -1, count: labelCount)
         var blobs: [LabelledBlob] = []
         let f2 = f * f
         let half = Double(f - 1) / 2
-        for root in 0..<parent.count where area[root] > 0 && Double(area[root] * f2) >= minimumArea {
+        for root in 0..<labelCount where area[root] > 0 && Double(area[root] * f2) >= minimumArea {
             blobIndex[root] = Int32(blobs.count)
             let a = Double(area[root])
             blobs.append(
@@ -502,43 +588,55 @@ final class MotionWorkspace {
                         centroidY: Double(sumY[root]) / a * Double(f) + half)))
         }
         for y in 0..<h where rowMoving[y] {
-            for i in (y * w)..<(y * w + w) where m[i] != 0 {
+            let row = m + y * w
+            var x = Self.nextMoving(row, from: 0, width: w)
+            while x < w {
+                let i = y * w + x
                 let index = blobIndex[Int(l[i])]
                 l[i] = index
                 if index < 0 { m[i] = 0 }
+                x = Self.nextMoving(row, from: x + 1, width: w)
             }
         }
         return blobs
     }
 
-    /// Per blob: frame pixels inside `region` (coverage-weighted) of its working pixels scoring
-    /// above `threshold`.
+    /// Per blob: frame pixels inside `region` (coverage-weighted) of its working pixels whose
+    /// distance exceeds `threshold`.
     func regionBlobCounts(region: ZoneLayout.Region, above threshold: Float, blobCount: Int) -> [Int] {
         var counts = [Int](repeating: 0, count: blobCount)
         guard let bounds = region.bounds else { return counts }
         let w = width
-        let l = labels.baseAddress!, s = score.baseAddress!, m = fg.baseAddress!
+        let l = labels.baseAddress!, d = distance.baseAddress!, m = fg.baseAddress!
+        let level = Self.level(threshold)
         region.coverage.withUnsafeBufferPointer { coverage in
             for y in bounds.minY...bounds.maxY where rowMoving[y] {
-                for x in bounds.minX...bounds.maxX {
+                let row = m + y * w
+                var x = Self.nextMoving(row, from: bounds.minX, width: bounds.maxX + 1)
+                while x <= bounds.maxX {
                     let i = y * w + x
-                    guard m[i] != 0 else { continue }
                     let blob = l[i]
-                    if blob >= 0 && coverage[i] != 0 && s[i] > threshold { counts[Int(blob)] += Int(coverage[i]) }
+                    if blob >= 0 && coverage[i] != 0 && Int(d[i]) > level { counts[Int(blob)] += Int(coverage[i]) }
+                    x = Self.nextMoving(row, from: x + 1, width: bounds.maxX + 1)
                 }
             }
         }
         return counts
     }
 
-    /// Per blob: working pixels scoring above `threshold`.
+    /// Per blob: working pixels whose distance exceeds `threshold`.
     func blobCounts(above threshold: Float, blobCount: Int) -> [Int] {
         var counts = [Int](repeating: 0, count: blobCount)
-        let l = labels.baseAddress!, s = score.baseAddress!, m = fg.baseAddress!
+        let l = labels.baseAddress!, d = distance.baseAddress!, m = fg.baseAddress!
+        let level = Self.level(threshold)
         for y in 0..<height where rowMoving[y] {
-            for i in (y * width)..<(y * width + width) where m[i] != 0 {
+            let row = m + y * width
+            var x = Self.nextMoving(row, from: 0, width: width)
+            while x < width {
+                let i = y * width + x
                 let blob = l[i]
-                if blob >= 0 && s[i] > threshold { counts[Int(blob)] += 1 }
+                if blob >= 0 && Int(d[i]) > level { counts[Int(blob)] += 1 }
+                x = Self.nextMoving(row, from: x + 1, width: width)
             }
         }
         return counts
