@@ -45,6 +45,8 @@ public final class MotionDetector {
     private var workspace: MotionWorkspace?
     private var lastTime: Double?
     private var settleUntil = -Double.infinity
+    /// The picture's noise (``MotionParameters/noiseFactor``).
+    private var noiseLevel: Float = 2
 
     /// Creates a detector.
     public init(configuration: MotionConfiguration) {
@@ -90,6 +92,7 @@ public final class MotionDetector {
             workspace = MotionWorkspace(layout: newLayout)
             lastTime = nil
             settleUntil = -.infinity
+            noiseLevel = configuration.parameters.initialNoise
         }
         let layout = self.layout!
         let ws = workspace!
@@ -111,26 +114,31 @@ public final class MotionDetector {
         // background time constant at this frame rate.
         let subsampling = min(max(Int((p.backgroundTimeConstant / (Double(SampleBackgroundModel.sampleCount) * dt)).rounded()), 1), 64)
 
-        let thresholds = layout.regions.map { p.threshold(for: $0.zone.sensitivity) }
-        let lowest = thresholds.min() ?? p.threshold(for: .medium)
+        // Thresholds: the sensitivity's, but never below the noise floor.
+        let noiseFloor = p.noiseFactor * noiseLevel
+        let thresholds = layout.regions.map { max(p.threshold(for: $0.zone.sensitivity), noiseFloor) }
+        let lowest = thresholds.min() ?? max(p.threshold(for: .medium), noiseFloor)
 
         // Global compensation, fitted on the pixels that were still in the previous frame and
         // then on those the fit explains (so a large object does not bend it). A fit beyond noise
         // (2 % gain, 2 levels) is applied when it makes more pixels match the model; a fit beyond
-        // the tolerances is a lighting change only when it makes at least half of the pixels
-        // match, twice as many as without it (a mover filling the view can bend the fit, but
-        // mapping does not explain it).
-        let (gain, offset) = ws.fitGainOffset(radius: lowest)
+        // the tolerances is a lighting change (model refilled) only when it makes at least half
+        // of the pixels match, and a fifth more than without it (a mover filling the view can
+        // bend the fit, but mapping does not explain it).
+        let (gain, offset, residual) = ws.fitGainOffset(radius: lowest)
+        if let residual {
+            let rate = Float(1 - exp(-dt / max(p.noiseTimeConstant, 0.01)))
+            noiseLevel = min(noiseLevel + rate * (residual - noiseLevel), p.maximumNoise)
+        }
         let midGrayShift = abs(gain * 128 + offset - 128)
         var lightingChange = false
         var mapped = false
         if abs(gain - 1) > 0.02 || abs(offset) > 2 {
             let matches = ws.compensationMatches(gain: gain, offset: offset, radius: lowest)
             if abs(gain - 1) > p.globalGainTolerance || midGrayShift > p.globalOffsetTolerance {
-                lightingChange = matches.mapped * 2 >= matches.points && matches.mapped >= 2 * matches.plain
-            } else {
-                mapped = matches.mapped > matches.plain
+                lightingChange = matches.mapped * 2 >= matches.points && matches.mapped * 5 >= matches.plain * 6
             }
+            mapped = !lightingChange && matches.mapped > matches.plain
         }
         ws.writeCompensated(mapped: mapped)
         ws.computeDistances()
@@ -174,7 +182,7 @@ public final class MotionDetector {
         var privacyMotion: [UInt16] = []
         for region in layout.privacyRegions {
             guard let id = region.zone.id else { continue }
-            let pixels = ws.unmaskedMovingPixels(region: region, above: p.threshold(for: .medium))
+            let pixels = ws.unmaskedMovingPixels(region: region, above: max(p.threshold(for: .medium), noiseFloor))
             if Double(pixels) >= p.minimumAreaFraction(for: .medium) * frameArea { privacyMotion.append(id) }
         }
 

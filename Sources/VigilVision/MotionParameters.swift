@@ -22,6 +22,18 @@ public struct MotionParameters: Sendable, Hashable {
     /// update is conservative; a small rate lets an object that stops join the background,
     /// after roughly timeConstant / factor seconds).
     public var foregroundRateFactor: Double = 0.1
+    /// The match radius of a sensitivity is its threshold, but at least this many times the
+    /// picture's noise (the noise floor): the running mean absolute difference between frame and
+    /// background on the pixels the gain fit explains, in the quieter coarse cells (about 1.1 σ
+    /// for sensor noise σ), so that a high sensitivity does not ask for differences noise alone
+    /// produces.
+    public var noiseFactor: Float = 3
+    /// Noise of a new model, in gray levels.
+    public var initialNoise: Float = 2
+    /// Upper bound of the noise (so that a scene in constant change cannot blind the detector).
+    public var maximumNoise: Float = 12
+    /// Time constant of the noise average in seconds.
+    public var noiseTimeConstant: Double = 2
     /// Clean-up: a working pixel stays in motion when at least this many of its 3 x 3
     /// neighbourhood (itself included) exceed the threshold, a 3 x 3 majority (median) filter
     /// at 5: removes specks and fills one-pixel holes.
@@ -41,8 +53,9 @@ public struct MotionParameters: Sendable, Hashable {
     /// After a whole-frame change the model settles this long (seconds): the background model
     /// is filled again from the new picture and no motion is reported.
     public var settleDuration: Double = 0.5
-    /// Pixel threshold at the least sensitive level (1): the background model's match radius in
-    /// gray levels (a pixel moves when fewer than 2 of its samples lie within it).
+    /// Pixel threshold at the least sensitive level (1) in gray levels: the background model's
+    /// match radius (a pixel moves when fewer than 2 of its samples lie within it), but at least
+    /// the noise floor.
     public var thresholdAtLowest: Float = 30
     /// Pixel threshold at the most sensitive level.
     public var thresholdAtHighest: Float = 4
@@ -54,7 +67,7 @@ public struct MotionParameters: Sendable, Hashable {
     /// The defaults.
     public init() {}
 
-    /// The pixel threshold (match radius in gray levels) for `sensitivity`: linear from
+    /// The pixel threshold (match radius in gray levels, before the noise floor) for `sensitivity`: linear from
     /// ``thresholdAtLowest`` at level 1 to ``thresholdAtHighest`` at the maximum level.
     public func threshold(for sensitivity: Sensitivity) -> Float {
         thresholdAtLowest + (thresholdAtHighest - thresholdAtLowest) * Float(sensitivity.fraction)

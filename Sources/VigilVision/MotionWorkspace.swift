@@ -51,6 +51,11 @@ final class MotionWorkspace {
     /// The gain fit's accepted frame values per background level (256 entries each).
     let fitLow: UnsafeMutableBufferPointer<Int32>
     let fitHigh: UnsafeMutableBufferPointer<Int32>
+    /// Per coarse cell: twice the gain fit's absolute residuals summed, the points, and (sorted)
+    /// the cells' means.
+    let residualSums: UnsafeMutableBufferPointer<Int>
+    let residualCounts: UnsafeMutableBufferPointer<Int>
+    let cellMeans: UnsafeMutableBufferPointer<Float>
     let coarseWidth: Int
     let coarseHeight: Int
     let cellOfColumn: [Int]
@@ -104,6 +109,12 @@ final class MotionWorkspace {
         fitLow.initialize(repeating: 0)
         fitHigh = .allocate(capacity: 256)
         fitHigh.initialize(repeating: 255)
+        residualSums = .allocate(capacity: Self.cells * Self.cells)
+        residualSums.initialize(repeating: 0)
+        residualCounts = .allocate(capacity: Self.cells * Self.cells)
+        residualCounts.initialize(repeating: 0)
+        cellMeans = .allocate(capacity: Self.cells * Self.cells)
+        cellMeans.initialize(repeating: 0)
         coarseWidth = layout.workingWidth / 4
         coarseHeight = layout.workingHeight / 4
         coarseFrame = floats((layout.workingWidth / 4) * (layout.workingHeight / 4))
@@ -128,6 +139,9 @@ final class MotionWorkspace {
         parents.deallocate()
         fitLow.deallocate()
         fitHigh.deallocate()
+        residualSums.deallocate()
+        residualCounts.deallocate()
+        cellMeans.deallocate()
         rowSum.deallocate()
         columnCount.deallocate()
     }
@@ -186,14 +200,24 @@ final class MotionWorkspace {
 
     /// Fits `frame ≈ gain · background + offset` (background: the model's first sample plane)
     /// by least squares over a staggered eighth of the analysed pixels (every fourth pixel of
-    /// every other row) that did not move in the previous frame (all of them when fewer than 5 %
+    /// every other row; all of them in pictures under 1,024 pixels) that did not move in the previous frame (all of them when fewer than 5 %
     /// are still), then twice more over those within `radius` of the previous fit, so that
-    /// movers and stale samples do not bend it.
-    func fitGainOffset(radius: Float) -> (gain: Float, offset: Float) {
+    /// movers and stale samples do not bend it. The refits are orthogonal (total least squares):
+    /// frame and samples are equally noisy, and least squares would bias the gain toward 0
+    /// where the background has little contrast.
+    /// Also returns the picture's noise between frame and background (gray levels; `nil` without
+    /// a refit): the lower quartile over the 8 x 8 coarse cells of each cell's mean absolute
+    /// residual under the last fit. Sensor noise is the same all over the picture while movers
+    /// and swaying plants are local, so the quieter cells measure the noise alone.
+    func fitGainOffset(radius: Float) -> (gain: Float, offset: Float, residual: Float?) {
         let c = luma.baseAddress!, s = model.samples.baseAddress!, m = fg.baseAddress!, k = analysed.baseAddress!
         let w = width, h = height
         let low = fitLow.baseAddress!, high = fitHigh.baseAddress!
-        func fit(stillOnly: Bool, around previous: (gain: Float, offset: Float)?) -> (gain: Float, offset: Float, n: Double)? {
+        // Small pictures are fitted on every pixel.
+        let dense = analysedCount < 1_024
+        let rowStep = dense ? 1 : 2, columnStep = dense ? 1 : 4
+        let minimumPoints = dense ? 1 : 16
+        func fit(stillOnly: Bool, around previous: (gain: Float, offset: Float)?) -> (gain: Float, offset: Float, n: Double, residual: Float)? {
             // Per background level b, the accepted frame values are low[b]...high[b].
             for b in 0..<256 {
                 if let previous {
@@ -205,10 +229,14 @@ final class MotionWorkspace {
                     high[b] = 255
                 }
             }
-            var n = 0, sb = 0, sc = 0, sbb = 0, sbc = 0
-            for y in Swift.stride(from: 0, to: h, by: 2) {
-                var i = y * w + ((y >> 1) & 3)
+            let cellResidual = residualSums.baseAddress!, cellPoints = residualCounts.baseAddress!
+            cellResidual.update(repeating: 0, count: residualSums.count)
+            cellPoints.update(repeating: 0, count: residualCounts.count)
+            var n = 0, sb = 0, sc = 0, sbb = 0, sbc = 0, scc = 0
+            for y in Swift.stride(from: 0, to: h, by: rowStep) {
+                var i = y * w + (dense ? 0 : (y >> 1) & 3)
                 let end = y * w + w
+                let cellRow = cellOfRow[y] * Self.cells
                 while i < end {
                     let b = Int(s[i]), v = Int32(c[i])
                     if k[i] != 0 && (!stillOnly || m[i] == 0) && v >= low[b] && v <= high[b] {
@@ -217,29 +245,69 @@ final class MotionWorkspace {
                         sc += Int(v)
                         sbb += b * b
                         sbc += b * Int(v)
+                        scc += Int(v) * Int(v)
+                        let cell = cellRow + cellOfColumn[i - y * w]
+                        cellResidual[cell] += Int(abs(2 * v - low[b] - high[b]))
+                        cellPoints[cell] += 1
                     }
-                    i += 4
+                    i += columnStep
                 }
             }
-            guard n >= 16 else { return nil }
+            guard n >= minimumPoints else { return nil }
             let dn = Double(n), db = Double(sb), dc = Double(sc)
             let variance = dn * Double(sbb) - db * db
+            let frameVariance = dn * Double(scc) - dc * dc, covariance = dn * Double(sbc) - db * dc
             var gain = 1.0
-            if variance > dn * dn * 4 { gain = (dn * Double(sbc) - db * dc) / variance }  // background standard deviation above 2 levels
+            if variance < dn * dn * 4 || variance * 16 < db * db {
+                // Too little contrast (standard deviation below 2 levels or a quarter of the mean)
+                // to tell a gain from an offset: exposure is multiplicative, so the ratio of the means.
+                if variance >= dn * dn * 4 && db > 0 {
+                    gain = min(max(dc / db, 0.25), 4)
+                    return finish(gain: gain, offset: 0)
+                }
+            } else {
+                if previous == nil || covariance == 0 {
+                    gain = covariance / variance
+                } else {
+                    // Orthogonal (total least squares) on the inliers: noise is in both the
+                    // frame and the background samples, which biases least squares low.
+                    let spread = frameVariance - variance
+                    gain = (spread + (spread * spread + 4 * covariance * covariance).squareRoot()) / (2 * covariance)
+                }
+            }
             gain = min(max(gain, 0.25), 4)
-            return (Float(gain), Float((dc - gain * db) / dn), dn)
+            return finish(gain: gain, offset: (dc - gain * db) / dn)
+            func finish(gain: Double, offset: Double) -> (gain: Float, offset: Float, n: Double, residual: Float) {
+            // Lower quartile of the cells' mean residuals (cells with at least 8 points).
+            let means = cellMeans.baseAddress!
+            var used = 0
+            for cell in 0..<(Self.cells * Self.cells) where cellPoints[cell] >= 8 {
+                let mean = Float(cellResidual[cell]) / Float(2 * cellPoints[cell])
+                var j = used
+                while j > 0 && means[j - 1] > mean {
+                    means[j] = means[j - 1]
+                    j -= 1
+                }
+                means[j] = mean
+                used += 1
+            }
+            let noise = used > 0 ? means[used / 4] : Float(0)
+            return (Float(gain), Float(offset), dn, noise)
+            }
         }
-        guard var result = fit(stillOnly: true, around: nil) else { return (1, 0) }
+        guard var result = fit(stillOnly: true, around: nil) else { return (1, 0, nil) }
         var stillOnly = true
-        if result.n < 0.05 * Double(analysedCount) / 8, let all = fit(stillOnly: false, around: nil) {
+        if result.n < 0.05 * Double(analysedCount) / Double(rowStep * columnStep), let all = fit(stillOnly: false, around: nil) {
             result = all
             stillOnly = false
         }
+        var refitted = false
         for _ in 0..<2 {
             guard let refit = fit(stillOnly: stillOnly, around: (result.gain, result.offset)) else { break }
             result = refit
+            refitted = true
         }
-        return (result.gain, result.offset)
+        return (result.gain, result.offset, refitted ? result.residual : nil)
     }
 
     /// Fills the compensation table (the frame mapped back through `gain` and `offset`) and
@@ -313,7 +381,8 @@ final class MotionWorkspace {
     /// many points as without the shift.
     func isShift(radius: Float) -> Bool {
         let cw = coarseWidth, ch = coarseHeight
-        guard cw >= 8 && ch >= 8 else { return false }
+        // Too small a picture to tell a shift from a mover: taken for a whole-frame change.
+        guard cw >= 8 && ch >= 8 else { return true }
         let c = luma.baseAddress!, b = model.samples.baseAddress!
         let cf = coarseFrame.baseAddress!, cb = coarseBackground.baseAddress!
         for cy in 0..<ch {

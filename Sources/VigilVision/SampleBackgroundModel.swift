@@ -8,8 +8,8 @@ import VigilCore
 /// - The *match distance* of a pixel is the ``minimumMatches``-th smallest absolute difference
 ///   between its value and its samples: a pixel is background at radius R exactly when that
 ///   distance is at most R, so one distance plane serves every sensitivity's radius.
-/// - Bootstrapping: one frame fills the whole model, each sample from a random pixel of the
-///   3 x 3 neighbourhood, so detection starts on the second frame.
+/// - Bootstrapping: one frame fills the whole model, two samples from the pixel itself and the
+///   others from random pixels of the 3 x 3 neighbourhood, so detection starts on the second frame.
 /// - Update (conservative, random, subsampled): on average one pixel in `subsampling` is
 ///   visited per frame; a background pixel there replaces one of its own samples, chosen at
 ///   random, with its value, and one sample of a random 8-neighbour (spatial propagation, which
@@ -44,14 +44,18 @@ final class SampleBackgroundModel {
 
     deinit { samples.deallocate() }
 
-    /// Fills every sample of every pixel with the value of a random pixel of its 3 x 3
-    /// neighbourhood in `frame` (`count` bytes, rows of `width`).
+    /// Fills the model from `frame` (`count` bytes, rows of `width`): the first
+    /// ``minimumMatches`` samples of a pixel with its own value (so an unchanged picture matches
+    /// itself even where the texture changes from pixel to pixel), the others with the value of a
+    /// random pixel of its 3 x 3 neighbourhood (tolerance to small shifts).
     func initialise(from frame: UnsafePointer<UInt8>) {
         let w = width, h = height, s = samples.baseAddress!
         for y in 0..<h {
             for x in 0..<w {
                 var bits = random.next()
-                for k in 0..<Self.sampleCount {
+                let own = frame[y * w + x]
+                for k in 0..<Self.minimumMatches { s[k * count + y * w + x] = own }
+                for k in Self.minimumMatches..<Self.sampleCount {
                     let direction = Int(bits & 0xF) % 9
                     bits >>= 4
                     let nx = min(max(x + direction % 3 - 1, 0), w - 1)

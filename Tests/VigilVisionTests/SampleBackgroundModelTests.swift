@@ -39,13 +39,8 @@ struct SampleBackgroundModelTests {
         let picture = texture(width: width, height: height, seed: 1)
         let model = SampleBackgroundModel(width: width, height: height)
         picture.withUnsafeBufferPointer { model.initialise(from: $0.baseAddress!) }
-        // Away from block edges every neighbour has the pixel's own level.
-        let same = distances(model, picture)
-        for y in 0..<height {
-            for x in 0..<width where x % 4 != 0 && x % 4 != 3 && y % 4 != 0 && y % 4 != 3 {
-                #expect(same[y * width + x] == 0, "(\(x), \(y))")
-            }
-        }
+        // Two samples hold the pixel's own value: the same picture matches exactly.
+        #expect(distances(model, picture).allSatisfy { $0 == 0 })
         var moved = picture
         for y in 10..<20 { for x in 10..<20 { moved[y * width + x] = 250 } }
         let found = distances(model, moved)
@@ -65,8 +60,8 @@ struct SampleBackgroundModelTests {
             let pixels = (0..<n).filter { ($0 % width < width / 2) == left }
             return Double(pixels.filter { d[$0] <= 10 }.count) / Double(pixels.count)
         }
-        #expect(matchedShare(left: false) < 0.2)
-        for _ in 0..<100 {
+        #expect(matchedShare(left: false) < 0.4)
+        for _ in 0..<30 {
             new.withUnsafeBufferPointer { f in moving.withUnsafeBufferPointer { m in
                 model.update(frame: f.baseAddress!, moving: m.baseAddress!, subsampling: 4, movingUpdateChance: 0.1)
             } }
