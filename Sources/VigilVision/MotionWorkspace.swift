@@ -59,6 +59,8 @@ final class MotionWorkspace {
     let coarseWidth: Int
     let coarseHeight: Int
     let cellOfColumn: [Int]
+    /// The first working column of each of the 8 cell columns, and the width.
+    let cellStart: [Int]
     let cellOfRow: [Int]
     let cellSizes: [Int]
     let analysedCount: Int
@@ -122,6 +124,7 @@ final class MotionWorkspace {
         model = SampleBackgroundModel(width: layout.workingWidth, height: layout.workingHeight)
         let w = layout.workingWidth, h = layout.workingHeight
         cellOfColumn = (0..<w).map { $0 * Self.cells / max(w, 1) }
+        cellStart = (0...Self.cells).map { cell in (0..<w).first { $0 * Self.cells / max(w, 1) >= cell } ?? w }
         cellOfRow = (0..<h).map { $0 * Self.cells / max(h, 1) }
         var sizes = [Int](repeating: 0, count: Self.cells * Self.cells)
         for y in 0..<h {
@@ -199,8 +202,8 @@ final class MotionWorkspace {
     }
 
     /// Fits `frame ≈ gain · background + offset` (background: the model's first sample plane)
-    /// by least squares over a staggered eighth of the analysed pixels (every fourth pixel of
-    /// every other row; all of them in pictures under 1,024 pixels) that did not move in the previous frame (all of them when fewer than 5 %
+    /// by least squares over a staggered grid of about 4,096 analysed pixels (every fourth pixel
+    /// of every second or further row; all of them in pictures under 1,024 pixels) that did not move in the previous frame (all of them when fewer than 5 %
     /// are still), then twice more over those within `radius` of the previous fit, so that
     /// movers and stale samples do not bend it. The refits are orthogonal (total least squares):
     /// frame and samples are equally noisy, and least squares would bias the gain toward 0
@@ -213,9 +216,10 @@ final class MotionWorkspace {
         let c = luma.baseAddress!, s = model.samples.baseAddress!, m = fg.baseAddress!, k = analysed.baseAddress!
         let w = width, h = height
         let low = fitLow.baseAddress!, high = fitHigh.baseAddress!
-        // Small pictures are fitted on every pixel.
+        // About 4,096 points: every fourth pixel of every second (or further) row, staggered;
+        // small pictures are fitted on every pixel.
         let dense = analysedCount < 1_024
-        let rowStep = dense ? 1 : 2, columnStep = dense ? 1 : 4
+        let rowStep = dense ? 1 : max(2, count / (4_096 * 4)), columnStep = dense ? 1 : 4
         let minimumPoints = dense ? 1 : 16
         func fit(stillOnly: Bool, around previous: (gain: Float, offset: Float)?) -> (gain: Float, offset: Float, n: Double, residual: Float)? {
             // Per background level b, the accepted frame values are low[b]...high[b].
@@ -233,24 +237,39 @@ final class MotionWorkspace {
             cellResidual.update(repeating: 0, count: residualSums.count)
             cellPoints.update(repeating: 0, count: residualCounts.count)
             var n = 0, sb = 0, sc = 0, sbb = 0, sbc = 0, scc = 0
+            // A still pixel when the previous mask is consulted, any pixel otherwise.
+            let stillMask: UInt8 = stillOnly ? 0xFF : 0
             for y in Swift.stride(from: 0, to: h, by: rowStep) {
-                var i = y * w + (dense ? 0 : (y >> 1) & 3)
-                let end = y * w + w
+                let phase = dense ? 0 : (y / rowStep) & 3
                 let cellRow = cellOfRow[y] * Self.cells
-                while i < end {
-                    let b = Int(s[i]), v = Int32(c[i])
-                    if k[i] != 0 && (!stillOnly || m[i] == 0) && v >= low[b] && v <= high[b] {
-                        n += 1
-                        sb += b
-                        sc += Int(v)
-                        sbb += b * b
-                        sbc += b * Int(v)
-                        scc += Int(v) * Int(v)
-                        let cell = cellRow + cellOfColumn[i - y * w]
-                        cellResidual[cell] += Int(abs(2 * v - low[b] - high[b]))
-                        cellPoints[cell] += 1
+                // Cell by cell along the row, so the sums stay in registers.
+                for cx in 0..<Self.cells {
+                    let x0 = cellStart[cx], x1 = cellStart[cx + 1]
+                    var i = y * w + x0 + ((phase - x0) % columnStep + columnStep) % columnStep
+                    let end = y * w + x1
+                    var rn = 0, rb = 0, rc = 0, rbb = 0, rbc = 0, rcc = 0, rr = 0
+                    while i < end {
+                        let b = Int(s[i]), v = Int32(c[i])
+                        if k[i] != 0 && m[i] & stillMask == 0 && v >= low[b] && v <= high[b] {
+                            let value = Int(v)
+                            rn &+= 1
+                            rb &+= b
+                            rc &+= value
+                            rbb &+= b &* b
+                            rbc &+= b &* value
+                            rcc &+= value &* value
+                            rr &+= Int(abs(2 &* v &- low[b] &- high[b]))
+                        }
+                        i &+= columnStep
                     }
-                    i += columnStep
+                    n &+= rn
+                    sb &+= rb
+                    sc &+= rc
+                    sbb &+= rbb
+                    sbc &+= rbc
+                    scc &+= rcc
+                    cellResidual[cellRow + cx] &+= rr
+                    cellPoints[cellRow + cx] &+= rn
                 }
             }
             guard n >= minimumPoints else { return nil }
@@ -591,21 +610,26 @@ final class MotionWorkspace {
     func extractBlobs(decimation f: Int, minimumArea: Double) -> [LabelledBlob] {
         let w = width, h = height
         let m = fg.baseAddress!, l = labels.baseAddress!, parent = parents.baseAddress!
+        /// The end of the run of moving pixels that starts at `x`.
+        @inline(__always) func runEnd(_ row: UnsafeMutablePointer<UInt8>, _ x: Int) -> Int {
+            var end = x + 1
+            while end < w && row[end] != 0 { end += 1 }
+            return end
+        }
+        // Pass 1, run by run: a run takes the labels of the moving pixels above it (8-connected:
+        // one column beyond each end), merging them.
         var labelCount = 0
         for y in 0..<h where rowMoving[y] {
-            let row = m + y * w
+            let row = m + y * w, rowLabels = l + y * w
             let upMoving = y > 0 && rowMoving[y - 1]
             var x = Self.nextMoving(row, from: 0, width: w)
             while x < w {
-                let i = y * w + x
+                let end = runEnd(row, x)
                 var label: Int32 = -1
-                if x > 0 && m[i - 1] != 0 { label = l[i - 1] }
                 if upMoving {
-                    let up = i - w
-                    for dx in -1...1 {
-                        let nx = x + dx
-                        guard nx >= 0 && nx < w && m[up + dx] != 0 else { continue }
-                        let neighbour = l[up + dx]
+                    let up = row - w, upLabels = rowLabels - w
+                    for ux in max(x - 1, 0)...min(end, w - 1) where up[ux] != 0 {
+                        let neighbour = upLabels[ux]
                         if label < 0 { label = neighbour } else if neighbour != label { Self.union(label, neighbour, parent) }
                     }
                 }
@@ -614,32 +638,32 @@ final class MotionWorkspace {
                     parent[labelCount] = label
                     labelCount += 1
                 }
-                l[i] = label
-                x = Self.nextMoving(row, from: x + 1, width: w)
+                (rowLabels + x).update(repeating: label, count: end - x)
+                x = Self.nextMoving(row, from: end, width: w)
             }
         }
         guard labelCount > 0 else { return [] }
-        // Statistics per root.
+        // Statistics per root, run by run (a run is one component).
         var area = [Int](repeating: 0, count: labelCount)
         var minX = [Int](repeating: Int.max, count: labelCount), minY = minX
         var maxX = [Int](repeating: -1, count: labelCount), maxY = maxX
         var sumX = [Int](repeating: 0, count: labelCount), sumY = sumX
         for i in 0..<labelCount { parent[i] = Self.find(Int32(i), parent) }
         for y in 0..<h where rowMoving[y] {
-            let row = m + y * w
+            let row = m + y * w, rowLabels = l + y * w
             var x = Self.nextMoving(row, from: 0, width: w)
             while x < w {
-                let i = y * w + x
-                let root = Int(parent[Int(l[i])])
-                l[i] = Int32(root)
-                area[root] += 1
+                let end = runEnd(row, x), length = end - x
+                let root = Int(parent[Int(rowLabels[x])])
+                (rowLabels + x).update(repeating: Int32(root), count: length)
+                area[root] += length
                 minX[root] = min(minX[root], x)
-                maxX[root] = max(maxX[root], x)
+                maxX[root] = max(maxX[root], end - 1)
                 minY[root] = min(minY[root], y)
                 maxY[root] = max(maxY[root], y)
-                sumX[root] += x
-                sumY[root] += y
-                x = Self.nextMoving(row, from: x + 1, width: w)
+                sumX[root] += (x + end - 1) * length / 2
+                sumY[root] += y * length
+                x = Self.nextMoving(row, from: end, width: w)
             }
         }
         var blobIndex = [Int32](repeating: -1, count: labelCount)
@@ -657,14 +681,14 @@ final class MotionWorkspace {
                         centroidY: Double(sumY[root]) / a * Double(f) + half)))
         }
         for y in 0..<h where rowMoving[y] {
-            let row = m + y * w
+            let row = m + y * w, rowLabels = l + y * w
             var x = Self.nextMoving(row, from: 0, width: w)
             while x < w {
-                let i = y * w + x
-                let index = blobIndex[Int(l[i])]
-                l[i] = index
-                if index < 0 { m[i] = 0 }
-                x = Self.nextMoving(row, from: x + 1, width: w)
+                let end = runEnd(row, x)
+                let index = blobIndex[Int(rowLabels[x])]
+                (rowLabels + x).update(repeating: index, count: end - x)
+                if index < 0 { (row + x).update(repeating: 0, count: end - x) }
+                x = Self.nextMoving(row, from: end, width: w)
             }
         }
         return blobs
