@@ -35,7 +35,6 @@ final class MotionWorkspace {
     let compensated: UnsafeMutableBufferPointer<UInt8>
     /// Per working pixel: the match distance to the background samples (gray levels).
     let distance: UnsafeMutableBufferPointer<UInt8>
-    let weight: UnsafeMutableBufferPointer<Float>
     /// 1 on analysed working pixels, 0 on those touching a privacy zone.
     let analysed: UnsafeMutableBufferPointer<UInt8>
     let raw: UnsafeMutableBufferPointer<UInt8>
@@ -93,8 +92,6 @@ final class MotionWorkspace {
         distance = bytes()
         raw = bytes()
         fg = bytes()
-        weight = floats(n)
-        for i in 0..<n { weight[i] = layout.workingWeight[i] }
         analysed = bytes()
         for i in 0..<n { analysed[i] = layout.workingWeight[i] > 0 ? 1 : 0 }
         parents = .allocate(capacity: max(n, 1))
@@ -137,7 +134,7 @@ final class MotionWorkspace {
 
     deinit {
         for buffer in [luma, compensated, distance, analysed, raw, fg, table] { buffer.deallocate() }
-        for buffer in [weight, coarseFrame, coarseBackground] { buffer.deallocate() }
+        for buffer in [coarseFrame, coarseBackground] { buffer.deallocate() }
         labels.deallocate()
         parents.deallocate()
         fitLow.deallocate()
@@ -336,7 +333,7 @@ final class MotionWorkspace {
         let c = luma.baseAddress!, t = table.baseAddress!
         for v in 0..<256 { t[v] = UInt8(clamping: Int(((Float(v) - offset) / gain).rounded())) }
         let limit = UInt8(clamping: Int(radius))
-        let s = UnsafePointer(model.samples.baseAddress!), n = count, k = weight.baseAddress!
+        let s = UnsafePointer(model.samples.baseAddress!), n = count, k = analysed.baseAddress!
         var plain = 0, mapped = 0, points = 0
         var y = 1
         while y < height {
