@@ -17,25 +17,20 @@ let nativeFlags: [SwiftSetting] =
 let package = Package(
     name: "Vigil",
     platforms: [.macOS(.v14)],
+    // Three deliberate products: the command, the analysis library (everything needed to analyze a
+    // recording or a stream: device model, event engine, DSP, detectors, file and frame I/O) and the
+    // live server. The training and scoring modules are no product: only the command, the developer
+    // tools and the tests link them (docs/architecture.md, "Modules").
     products: [
         .executable(name: "vigil", targets: ["vigil"]),
-        .library(name: "VigilCore", targets: ["VigilCore"]),
-        .library(name: "VigilGeometry", targets: ["VigilGeometry"]),
-        .library(name: "VigilDevice", targets: ["VigilDevice"]),
-        .library(name: "VigilEvents", targets: ["VigilEvents"]),
-        .library(name: "VigilDSP", targets: ["VigilDSP"]),
-        .library(name: "VigilDetectors", targets: ["VigilDetectors"]),
-        .library(name: "VigilSynth", targets: ["VigilSynth"]),
-        .library(name: "VigilScoring", targets: ["VigilScoring"]),
-        .library(name: "VigilLearning", targets: ["VigilLearning"]),
-        .library(name: "VigilImaging", targets: ["VigilImaging"]),
-        .library(name: "VigilVision", targets: ["VigilVision"]),
-        .library(name: "VigilFrameIO", targets: ["VigilFrameIO"]),
-        .library(name: "VigilControl", targets: ["VigilControl"]),
+        .library(
+            name: "VigilPipeline",
+            targets: [
+                "VigilCore", "VigilGeometry", "VigilDevice", "VigilEvents", "VigilControl", "VigilDSP", "VigilInference", "VigilDetectors",
+                "VigilImaging", "VigilVision", "VigilFrameIO", "VigilAudioIO", "VigilAnalysis", "VigilSynth", "VigilReport",
+                "VigilPipeline",
+            ]),
         .library(name: "VigilLive", targets: ["VigilLive"]),
-        .library(name: "VigilReport", targets: ["VigilReport"]),
-        .library(name: "VigilAudioIO", targets: ["VigilAudioIO"]),
-        .library(name: "VigilAnalysis", targets: ["VigilAnalysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,6 +39,10 @@ let package = Package(
         // Already in the graph through Hummingbird; named here for the live tests' HTTP client.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Already in the graph through Hummingbird; named here because the live server logs through it and
+        // `vigil live` shuts down through a ServiceGroup (VigilLive/LiveService).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries from Debian, one shim each (swift-nio style: C* targets).
@@ -60,13 +59,18 @@ let package = Package(
             name: "VigilDSP",
             dependencies: ["CFFTW3"],
             swiftSettings: nativeFlags),
-        .target(name: "VigilLearning", dependencies: ["VigilCore", "VigilDSP", "VigilScoring"], swiftSettings: nativeFlags),
-        .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP", "VigilLearning"], swiftSettings: nativeFlags),
+        // The learned detectors' inference: model format, features, tree evaluation, event tracking.
+        .target(name: "VigilInference", dependencies: ["VigilCore", "VigilDSP"], swiftSettings: nativeFlags),
+        .target(name: "VigilDetectors", dependencies: ["VigilCore", "VigilDSP", "VigilInference"], swiftSettings: nativeFlags),
         .target(name: "VigilSynth", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
+        // Offline modules (no runtime module depends on them; docs/architecture.md, "Modules"): the
+        // scorer, and the training of the learned detectors' models.
         .target(name: "VigilScoring", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
         .target(
+            name: "VigilTraining", dependencies: ["VigilCore", "VigilDSP", "VigilInference", "VigilScoring", "VigilAudioIO"], swiftSettings: nativeFlags),
+        .target(
             name: "VigilAnalysis",
-            dependencies: ["VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilVision"],
+            dependencies: ["VigilCore", "VigilEvents", "VigilDSP", "VigilDetectors"],
             swiftSettings: nativeFlags),
 
         .target(name: "VigilImaging", dependencies: ["VigilCore", "CPNG"], swiftSettings: nativeFlags),
@@ -74,7 +78,7 @@ let package = Package(
             name: "VigilVision",
             dependencies: ["VigilCore", "VigilGeometry", "VigilDevice", "VigilImaging"], swiftSettings: nativeFlags),
 
-        .target(name: "VigilReport", dependencies: ["VigilCore", "VigilImaging", "VigilDSP"], swiftSettings: nativeFlags),
+        .target(name: "VigilReport", dependencies: ["VigilImaging", "VigilDSP"], swiftSettings: nativeFlags),
 
         // System code: files.
         .target(name: "VigilFrameIO", dependencies: ["VigilCore", "VigilImaging"], swiftSettings: nativeFlags),
@@ -84,14 +88,38 @@ let package = Package(
         // no server code, so the control-payload fuzz target needs no NIO build.
         .target(name: "VigilControl", dependencies: ["VigilCore", "VigilDevice"], swiftSettings: nativeFlags),
 
+        // The analysis pipeline: audio and frame sources (files, stdin, y4m, PNG sequences, ffmpeg),
+        // the analyzers, the event engine run, and the event sinks (JSON Lines, TSV, table, output folder).
+        .target(
+            name: "VigilPipeline",
+            dependencies: [
+                "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAnalysis", "VigilAudioIO",
+                "VigilFrameIO", "VigilImaging", "VigilVision", "VigilReport", "VigilSynth",
+            ],
+            swiftSettings: nativeFlags),
+
+        // The benchmarks behind `vigil bench` (accuracy scoring, speed, kernels, batch, motion masks):
+        // tools, so they may link the scorer and the trainer's data-set readers; no runtime module depends on them.
+        .target(
+            name: "VigilBench",
+            dependencies: [
+                "VigilPipeline", "VigilCore", "VigilAnalysis", "VigilAudioIO", "VigilDSP", "VigilDetectors", "VigilEvents",
+                "VigilFrameIO", "VigilImaging", "VigilInference", "VigilTraining", "VigilReport", "VigilScoring", "VigilSynth", "VigilVision",
+            ],
+            swiftSettings: nativeFlags),
+
         // The live event generator's HTTP server.
         .target(
             name: "VigilLive",
             dependencies: [
                 "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilSynth", "VigilDSP",
-                "VigilVision", "VigilFrameIO", "VigilImaging",
+                "VigilVision", "VigilFrameIO", "VigilImaging", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: nativeFlags),
 
@@ -99,10 +127,25 @@ let package = Package(
         .executableTarget(
             name: "vigil",
             dependencies: [
-                "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
-                "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilLearning", "VigilImaging", "VigilVision",
-                "VigilFrameIO", "VigilControl", "VigilLive", "VigilReport",
+                "VigilCore", "VigilGeometry", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
+                "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilInference", "VigilTraining", "VigilImaging", "VigilVision",
+                "VigilFrameIO", "VigilControl", "VigilLive", "VigilReport", "VigilPipeline", "VigilBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+
+            ],
+            swiftSettings: nativeFlags),
+
+        // Developer tool, not a product: writes Sources/VigilDetectors/EmbeddedModels.swift from
+        // Models/*.json (`make embedded-models`).
+        .executableTarget(name: "vigil-embed-models", dependencies: ["VigilTraining"], swiftSettings: nativeFlags),
+
+        // Developer tool, not a product: trains and checks the shipped models, diagnostics, the
+        // unseen-bark check and the learned detectors' throughput (reads ../shared/data).
+        .executableTarget(
+            name: "vigil-dev",
+            dependencies: [
+                "VigilAudioIO", "VigilCore", "VigilDSP", "VigilDetectors", "VigilInference", "VigilScoring", "VigilTraining",
+                "VigilTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: nativeFlags),
 
@@ -119,34 +162,59 @@ let package = Package(
             ],
             path: "Tests/VigilServerTesting"),
 
+        // Helpers shared by the test targets: the runner of the built vigil executable.
+        // Helpers shared by the test targets and vigil-dev: the runner of the built vigil executable,
+        // the development data (../shared/data) and the learned detectors run over samples.
+        .target(
+            name: "VigilTestSupport",
+            dependencies: ["VigilAudioIO", "VigilCore", "VigilDSP", "VigilDetectors", "VigilScoring", "VigilTraining"],
+            path: "Tests/VigilTestSupport"),
+
+        .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
+        .testTarget(name: "VigilControlTests", dependencies: ["VigilControl", "VigilCore", "VigilDevice"]),
+        .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilCore"]),
         .testTarget(name: "VigilGeometryTests", dependencies: ["VigilGeometry"]),
-        .testTarget(name: "VigilDeviceTests", dependencies: ["VigilDevice"]),
-        .testTarget(name: "VigilEventsTests", dependencies: ["VigilEvents", "VigilDevice"]),
+        .testTarget(name: "VigilDeviceTests", dependencies: ["VigilDevice", "VigilCore"]),
+        .testTarget(name: "VigilEventsTests", dependencies: ["VigilEvents", "VigilCore"]),
         .testTarget(name: "VigilDSPTests", dependencies: ["VigilDSP", "VigilSynth"]),
-        .testTarget(name: "VigilAudioIOTests", dependencies: ["VigilAudioIO", "VigilSynth"]),
-        .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth"]),
+        .testTarget(name: "VigilAudioIOTests", dependencies: ["VigilAudioIO", "VigilSynth", "VigilCore"]),
+        .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth", "VigilCore"]),
         .testTarget(name: "VigilScoringTests", dependencies: ["VigilScoring"]),
         .testTarget(
-            name: "VigilLearningTests",
-            dependencies: ["VigilLearning", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring"]),
+            name: "VigilTrainingTests",
+            dependencies: [
+                "VigilTraining", "VigilInference", "VigilDetectors", "VigilAudioIO", "VigilSynth", "VigilScoring", "VigilCore", "VigilDSP",
+                "VigilTestSupport",
+            ]),
         .testTarget(name: "VigilImagingTests", dependencies: ["VigilImaging"]),
-        .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth", "VigilCore"]),
-        .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilEvents"]),
+        .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth"]),
+        .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilCore", "VigilGeometry"]),
         .testTarget(name: "VigilFrameIOTests", dependencies: ["VigilFrameIO", "VigilImaging"]),
         .testTarget(
             name: "VigilLiveTests",
             dependencies: [
-                "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilAudioIO", "VigilFrameIO", "VigilImaging",
-                "VigilServerTesting",
+                "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilAudioIO", "VigilFrameIO", "VigilImaging", "VigilCore",
+                "VigilDetectors", "VigilServerTesting", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
-        .testTarget(name: "VigilCLITests", dependencies: ["VigilAnalysis", "VigilAudioIO", "VigilLearning", "VigilSynth"]),
+        .testTarget(
+            name: "VigilPipelineTests",
+            dependencies: [
+                "VigilPipeline", "VigilAnalysis", "VigilAudioIO", "VigilCore", "VigilDevice", "VigilFrameIO", "VigilImaging", "VigilSynth",
+                "VigilLive", "VigilControl", "VigilVision",
+            ],
+            exclude: ["Golden"]),
+        .testTarget(
+            name: "VigilCLITests",
+            dependencies: [
+                "VigilAnalysis", "VigilAudioIO", "VigilInference", "VigilTraining", "VigilSynth", "VigilCore", "VigilDetectors", "VigilEvents",
+                "VigilImaging", "VigilTestSupport",
+            ]),
         .testTarget(
             name: "VigilHostileInputTests",
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilAudioIO", "VigilImaging", "VigilFrameIO", "VigilSynth", "VigilControl", "VigilLive",
-                "VigilServerTesting",
+                "VigilServerTesting", "VigilTestSupport", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             exclude: ["Corpus"]),

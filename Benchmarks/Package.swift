@@ -24,12 +24,7 @@ let package = Package(
             name: "KernelBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "VigilCore", package: "Vigil"),
-                .product(name: "VigilDSP", package: "Vigil"),
-                .product(name: "VigilDetectors", package: "Vigil"),
-                .product(name: "VigilAnalysis", package: "Vigil"),
-                .product(name: "VigilAudioIO", package: "Vigil"),
-                .product(name: "VigilSynth", package: "Vigil"),
+                .product(name: "VigilPipeline", package: "Vigil"),
             ],
             path: "Benchmarks/KernelBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
@@ -37,8 +32,7 @@ let package = Package(
             name: "VisionBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "VigilVision", package: "Vigil"),
-                .product(name: "VigilCore", package: "Vigil"),
+                .product(name: "VigilPipeline", package: "Vigil"),
             ],
             path: "Benchmarks/VisionBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
@@ -46,14 +40,10 @@ let package = Package(
         .target(
             name: "AlarmBenchmarkSupport",
             dependencies: [
-                .product(name: "VigilCore", package: "Vigil"),
-                .product(name: "VigilDSP", package: "Vigil"),
-                .product(name: "VigilDetectors", package: "Vigil"),
-                .product(name: "VigilAudioIO", package: "Vigil"),
-                .product(name: "VigilSynth", package: "Vigil"),
+                .product(name: "VigilPipeline", package: "Vigil"),
             ]),
         .executableTarget(
             name: "AlarmDetectorBenchmarks",
-            dependencies: ["AlarmBenchmarkSupport", .product(name: "VigilCore", package: "Vigil")]),
+            dependencies: ["AlarmBenchmarkSupport", .product(name: "VigilPipeline", package: "Vigil")]),
     ]
 )

@@ -10,14 +10,8 @@ import PackageDescription
 // and links libFuzzer; each target's `main` hands control to libFuzzer through
 // `LLVMFuzzerRunDriver` (SwiftPM renames an executable's `main` on Linux, so libFuzzer's own
 // `main` cannot be used). lld is needed: gold fails on the instrumented objects.
+// Every target links Vigil's analysis library product (the parsers are modules of it).
 let fuzzTargets = ["FuzzDeviceFile", "FuzzAudioFile", "FuzzY4M", "FuzzPNG", "FuzzControlRequest"]
-let libraries: [String: [String]] = [
-    "FuzzDeviceFile": ["VigilDevice"],
-    "FuzzAudioFile": ["VigilAudioIO"],
-    "FuzzY4M": ["VigilFrameIO", "VigilImaging"],
-    "FuzzPNG": ["VigilImaging"],
-    "FuzzControlRequest": ["VigilControl", "VigilDevice"],
-]
 
 let package = Package(
     name: "VigilFuzz",
@@ -31,6 +25,6 @@ let package = Package(
         + fuzzTargets.map { name in
             .executableTarget(
                 name: name,
-                dependencies: ["FuzzSupport", "CFuzzerDriver"] + (libraries[name] ?? []).map { .product(name: $0, package: "Vigil") })
+                dependencies: ["FuzzSupport", "CFuzzerDriver", .product(name: "VigilPipeline", package: "Vigil")])
         }
 )

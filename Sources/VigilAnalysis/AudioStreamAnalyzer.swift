@@ -17,6 +17,9 @@ public final class AudioStreamAnalyzer {
 
     /// Called with every STFT frame before the detectors see it (for reports); nil by default.
     public var frameObserver: ((SpectralFrame) -> Void)?
+    /// Whether the detectors also report activities as soon as they confirm them (a live
+    /// stream's early records, ``SpectralDetector/reportStarts(into:)``), after each frame.
+    public var reportsStarts = false
 
     private let stft: ShortTimeFourierTransform
     private var finished = false
@@ -39,13 +42,21 @@ public final class AudioStreamAnalyzer {
         let before = detections.count
         let detectors = self.detectors
         let observer = frameObserver
+        let reportsStarts = self.reportsStarts
         stft.process(samples) { frame in
             observer?(frame)
-            for detector in detectors { detector.process(frame, into: &detections) }
+            for detector in detectors {
+                detector.process(frame, into: &detections)
+                if reportsStarts { detector.reportStarts(into: &detections) }
+            }
         }
         sampleCount += Int64(samples.count)
         return detections[before...]
     }
+
+    /// Forgets the detections found so far (a stream of unbounded length keeps its memory flat by
+    /// taking each block's detections and then removing them).
+    public func removeDetections() { detections.removeAll(keepingCapacity: true) }
 
     /// Ends the stream: flushes the last frame and closes every detector. Returns the detections
     /// this completed. Further calls return nothing.

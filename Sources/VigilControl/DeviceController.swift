@@ -1,47 +1,53 @@
-import Foundation
+import Synchronization
 import VigilCore
 import VigilDevice
 
 /// The live device: its state, changed only through the trait commands (with the device-file
 /// validation, see ``ControlRequestDecoder``), thread-safe. Every successful command is queued
 /// as a ``DeviceChange``; the ``LiveSession`` applies the queued changes before its next block.
-public final class DeviceController: @unchecked Sendable {
-    private let lock = NSLock()
-    private var device: Device
-    private var pending: [DeviceChange] = []
-    private var version = 0
+public final class DeviceController: Sendable {
+    /// What the lock guards: the device, the changes not yet taken and the command count.
+    private struct State {
+        var device: Device
+        var pending: [DeviceChange] = []
+        var version = 0
+    }
+
+    private let state: Mutex<State>
 
     /// Creates a controller for `device`.
     public init(device: Device) {
-        self.device = device
+        state = Mutex(State(device: device))
     }
 
     /// The current device (including changes not yet applied to the stream).
-    public var current: Device { lock.withLock { device } }
+    public var current: Device { state.withLock { $0.device } }
 
     /// The number of successful commands so far.
-    public var changeCount: Int { lock.withLock { version } }
+    public var changeCount: Int { state.withLock { $0.version } }
 
     /// Takes the queued changes with the device they lead to; `nil` when nothing changed.
     package func takeChanges() -> (device: Device, changes: [DeviceChange])? {
-        lock.withLock {
-            guard !pending.isEmpty else { return nil }
-            defer { pending.removeAll(keepingCapacity: true) }
-            return (device, pending)
+        state.withLock { state in
+            guard !state.pending.isEmpty else { return nil }
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return (state.device, state.pending)
         }
     }
 
     /// Runs `command` on a copy of the device and keeps the result only if it succeeds.
-    private func mutate<T>(_ command: String, _ body: (inout Device) throws(ControlError) -> (T, JSONValue)) throws(ControlError) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        var copy = device
-        let (result, detail) = try body(&copy)
-        device = copy
-        version += 1
-        if pending.count >= 1024 { pending.removeFirst(pending.count - 1023) }
-        pending.append(DeviceChange(command: command, detail: detail))
-        return result
+    private func mutate<T: Sendable>(
+        _ command: String, _ body: (inout Device) throws(ControlError) -> (T, JSONValue)
+    ) throws(ControlError) -> T {
+        try state.withLock { (state: inout State) throws(ControlError) -> T in
+            var copy = state.device
+            let (result, detail) = try body(&copy)
+            state.device = copy
+            state.version += 1
+            if state.pending.count >= 1024 { state.pending.removeFirst(state.pending.count - 1023) }
+            state.pending.append(DeviceChange(command: command, detail: detail))
+            return result
+        }
     }
 
     private static func zoneID(_ text: String, field: String = "zoneID") throws(ControlError) -> UInt16 {

@@ -1,5 +1,5 @@
 import CFFTW3
-import Foundation
+import Synchronization
 
 /// A reusable FFTW single-precision real-to-complex plan for one transform size.
 ///
@@ -18,8 +18,8 @@ public final class RealFFTPlan: @unchecked Sendable {
 
     private let plan: fftwf_plan
 
-    nonisolated(unsafe) private static var cache: [Int: RealFFTPlan] = [:]
-    private static let plannerLock = NSLock()
+    /// The plans made so far, by size; its lock also serializes the FFTW planner.
+    private static let cache = Mutex<[Int: RealFFTPlan]>([:])
 
     private init(size: Int) {
         precondition(size >= 2 && size <= 1 << 20, "FFT size \(size) out of range")
@@ -36,12 +36,12 @@ public final class RealFFTPlan: @unchecked Sendable {
 
     /// The plan for `size`, created on first use under the planner lock and reused afterwards.
     public static func shared(size: Int) -> RealFFTPlan {
-        plannerLock.lock()
-        defer { plannerLock.unlock() }
-        if let plan = cache[size] { return plan }
-        let plan = RealFFTPlan(size: size)
-        cache[size] = plan
-        return plan
+        cache.withLock { cache in
+            if let plan = cache[size] { return plan }
+            let plan = RealFFTPlan(size: size)
+            cache[size] = plan
+            return plan
+        }
     }
 
     /// Transforms `input` (`size` reals) into `output` (`binCount` interleaved re/im pairs,

@@ -1,5 +1,5 @@
 import VigilCore
-import VigilLearning
+import VigilInference
 
 /// Tunable settings shared by the detectors, derived from the device and the command line.
 public struct DetectorSettings: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import VigilCore
 import VigilDSP
-import VigilLearning
+import VigilInference
 
 /// A sound-event detector driven by a small trained model (``SoundModel``): dogBark,
 /// glassBreak and personTalking.
@@ -51,17 +51,24 @@ public final class LearnedSoundDetector: SpectralDetector {
             decisionPeriod: hop * Double(FeatureSpec.current.decisionStride), hop: hop)
     }
 
-    /// The shipped (embedded) model for `trigger`, parsed once; nil if none is embedded.
-    public static func shippedModel(for trigger: EventTriggerType) -> SoundModel? {
-        switch trigger {
-        case .dogBark: return ShippedModels.dogBark
-        case .glassBreak: return ShippedModels.glassBreak
-        case .personTalking: return ShippedModels.personTalking
-        default: return nil
-        }
+    /// The shipped (embedded) model for `trigger`, parsed once; nil if `trigger` has no learned
+    /// detector. Throws ``ShippedModelError`` (with the label and the reason) when the embedded
+    /// model does not load.
+    public static func loadShippedModel(for trigger: EventTriggerType) throws(ShippedModelError) -> SoundModel? {
+        guard let result = ShippedModels.byTrigger[trigger] else { return nil }
+        return try result.get()
     }
 
-    /// A detector for `trigger` with the shipped model, or nil if there is none.
+    /// The shipped (embedded) model for `trigger`, parsed once; nil if `trigger` has no learned
+    /// detector. The embedded models are part of the build (a test decodes each one against its
+    /// file in `Models/`): one that does not load is a defect of the build, and stops the program
+    /// with its label and the reason instead of leaving the trigger without a detector. Callers
+    /// that report errors themselves use ``loadShippedModel(for:)``.
+    public static func shippedModel(for trigger: EventTriggerType) -> SoundModel? {
+        do { return try loadShippedModel(for: trigger) } catch { fatalError(error.description) }
+    }
+
+    /// A detector for `trigger` with the shipped model, or nil if `trigger` has no learned detector.
     public static func shipped(
         for trigger: EventTriggerType, configuration: STFTConfiguration, sensitivity: Sensitivity
     ) -> LearnedSoundDetector? {
@@ -122,12 +129,37 @@ public final class LearnedSoundDetector: SpectralDetector {
     }
 }
 
-/// The embedded models, parsed once.
-enum ShippedModels {
-    static let dogBark: SoundModel? = EmbeddedModels.text(for: "dogBark").flatMap { try? SoundModel(fileText: $0 + "\n") }
-    static let glassBreak: SoundModel? = EmbeddedModels.text(for: "glassBreak").flatMap { try? SoundModel(fileText: $0 + "\n") }
-    static let personTalking: SoundModel? = EmbeddedModels.text(for: "personTalking").flatMap {
-        try? SoundModel(fileText: $0 + "\n")
+/// Why an embedded (shipped) sound model could not be loaded.
+public struct ShippedModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The model's label (its trigger's name).
+    public let label: String
+    /// Why it did not load.
+    public let reason: String
+
+    public var description: String { "the shipped \(label) model does not load: \(reason)" }
+}
+
+/// The embedded models, parsed once, by trigger: every learned trigger has an entry, a model or
+/// the reason it did not load.
+package enum ShippedModels {
+    static let byTrigger: [EventTriggerType: Result<SoundModel, ShippedModelError>] = Dictionary(
+        uniqueKeysWithValues: [EventTriggerType.dogBark, .glassBreak, .personTalking].map {
+            ($0, decode(label: $0.rawValue, text: EmbeddedModels.text(for: $0)))
+        })
+
+    /// Decodes the embedded `text` of the model of `label` (nil: none is embedded).
+    package static func decode(label: String, text: String?) -> Result<SoundModel, ShippedModelError> {
+        guard let text else {
+            return .failure(ShippedModelError(label: label, reason: "no embedded model (EmbeddedModels.swift has none)"))
+        }
+        let model: SoundModel
+        do { model = try SoundModel(fileText: text) } catch {
+            return .failure(ShippedModelError(label: label, reason: "\(error)"))
+        }
+        guard model.label == label else {
+            return .failure(ShippedModelError(label: label, reason: "the embedded text is the model of \(model.label)"))
+        }
+        return .success(model)
     }
 }
 

@@ -1,7 +1,8 @@
 import Foundation
+import VigilPipeline
 
-/// Drives a ``LiveSession`` from a ``LiveAudioSource`` (blocks of samples) or a
-/// ``LiveVideoSource`` (frames) on its own thread: reads the media, paces it by the media clock
+/// Drives a ``LiveSession`` from a ``AudioSource`` (blocks of samples) or a
+/// ``VideoSource`` (frames) on its own thread: reads the media, paces it by the media clock
 /// (`speed` × real time; or by arrival for real-time sources), and hands it to the session.
 /// A block is due when its last sample is; a frame at its media time. Media time drives analysis; the wall clock only decides when a
 /// block is processed. Detection never waits for stream clients (the hub never blocks).
@@ -32,7 +33,7 @@ public final class LiveRunner: @unchecked Sendable {
     /// The session fed.
     public let session: LiveSession
     /// The source read.
-    public let source: any LiveMediaSource
+    public let source: any MediaSource
     /// The options.
     public let options: Options
 
@@ -44,9 +45,9 @@ public final class LiveRunner: @unchecked Sendable {
     private var wallStart: Double?
 
     /// Creates a runner. An audio source needs an audio session, a video source a video session.
-    public init(session: LiveSession, source: any LiveMediaSource, options: Options) {
+    public init(session: LiveSession, source: any MediaSource, options: Options) {
         precondition(
-            (source is any LiveVideoSource) == session.isVideo, "a video source needs a video session, an audio source an audio session")
+            (source is any VideoSource) == session.isVideo, "a video source needs a video session, an audio source an audio session")
         self.session = session
         self.source = source
         self.options = options
@@ -91,9 +92,9 @@ public final class LiveRunner: @unchecked Sendable {
     }
 
     private func run() {
-        if let video = source as? any LiveVideoSource {
+        if let video = source as? any VideoSource {
             runVideo(video)
-        } else if let audio = source as? any LiveAudioSource {
+        } else if let audio = source as? any AudioSource {
             runAudio(audio)
         }
         session.finish()
@@ -105,7 +106,8 @@ public final class LiveRunner: @unchecked Sendable {
         for waiter in waiting { waiter.resume() }
     }
 
-    private func runVideo(_ source: any LiveVideoSource) {
+    private func runVideo(_ video: any VideoSource) {
+        var source = video  // a class: `nextFrame()` is `mutating` only for FrameSource value types
         let start = LiveClock.now()
         lock.withLock { wallStart = start }
         var nextHeartbeat = start + options.heartbeatInterval
@@ -146,7 +148,7 @@ public final class LiveRunner: @unchecked Sendable {
         }
     }
 
-    private func runAudio(_ source: any LiveAudioSource) {
+    private func runAudio(_ source: any AudioSource) {
         let blockSize = max(1, Int((options.blockDuration * source.sampleRate).rounded()))
         var buffer = [Float](repeating: 0, count: blockSize)
         var media: Int64 = 0

@@ -1,3 +1,4 @@
+import Foundation
 import VigilControl
 
 /// Where and how the live HTTP server listens, and the limits it enforces on clients.
@@ -99,5 +100,23 @@ public struct LiveServerConfiguration: Sendable, Hashable {
             difference |= x ^ y
         }
         return difference == 0
+    }
+
+    /// A token file that cannot be used: names the file and the reason.
+    public struct TokenFileError: Error, CustomStringConvertible {
+        /// The file.
+        public var path: String
+        /// Why it cannot be used.
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// The bearer token in the file at `path` (surrounding whitespace removed).
+    /// - Throws: ``TokenFileError`` when the file cannot be read or holds no token.
+    public static func token(fromFile path: String) throws(TokenFileError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { throw TokenFileError(path: path, reason: "cannot read file") }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw TokenFileError(path: path, reason: "the file is empty") }
+        return text
     }
 }

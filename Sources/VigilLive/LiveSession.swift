@@ -7,12 +7,14 @@ import VigilDetectors
 import VigilDevice
 import VigilEvents
 import VigilFrameIO
+import VigilPipeline
 import VigilVision
 
 /// The pure core of `vigil live`: owns the analysis, the event engine and the device, consumes
-/// media in order, and publishes the records to an ``EventHub``. An audio session (created
-/// with a sample rate) runs the shared STFT and every sound detector this build has on blocks
-/// of mono samples; a video session (``init(videoSourceName:device:explain:hub:metrics:onRecord:)``)
+/// media in order, and hands the records to its event sinks (``EventSink``; always last an
+/// ``EventHubSink`` publishing to an ``EventHub``). An audio session (created with a sample
+/// rate) runs an ``AudioStreamAnalyzer`` (the shared STFT and every sound detector this build
+/// has, the same as `vigil analyze`) on blocks of mono samples; a video session (``init(videoSourceName:device:explain:hub:metrics:sinks:onRecord:)``)
 /// runs the ``MotionDetector`` with the device's zones on frames. No wall clock and no I/O:
 /// pacing and transport live around it. Thread-safe (one lock); control changes queued on the
 /// ``DeviceController`` take effect at the start of the next block or frame.
@@ -47,26 +49,26 @@ public final class LiveSession: @unchecked Sendable {
     public let explain: Bool
 
     private let lock = NSLock()
-    private let stft: ShortTimeFourierTransform?
-    private let detectors: [any SpectralDetector]
+    private let audio: AudioStreamAnalyzer?
     private let motion: MotionDetector?
-    private var detections: [Detection] = []
     private var engine: EventEngine
-    private var sampleCount: Int64 = 0
     /// Video: media time of the latest frame, and the frame interval seen.
     private var frameTime: Double?
     private var frameInterval = 0.0
     private var frames = 0
     private var sequence: UInt64 = 0
     private var finished = false
-    private var onRecord: (@Sendable (LiveRecord) -> Void)?
+    private let sinks: [any EventSink]
 
     /// Creates a session for a stream at `sampleRate`.
-    /// - Parameter onRecord: called with every record, in order, on the processing thread
-    ///   (e.g. to write JSON Lines to stdout); it must not block for long.
+    /// - Parameters:
+    ///   - sinks: receive every record, in order, on the processing thread (e.g. JSON Lines on
+    ///     stdout), before the hub; they must not block for long.
+    ///   - onRecord: called with every record after the sinks (tests).
     public init(
         sampleRate: Double, sourceName: String, device: DeviceController, settings: DetectorSettings = DetectorSettings(),
-        explain: Bool = false, hub: EventHub, metrics: LiveMetrics, onRecord: (@Sendable (LiveRecord) -> Void)? = nil
+        explain: Bool = false, hub: EventHub, metrics: LiveMetrics, sinks: [any EventSink] = [],
+        onRecord: (@Sendable (LiveRecord) -> Void)? = nil
     ) {
         self.sampleRate = sampleRate
         self.sourceName = sourceName
@@ -74,11 +76,11 @@ public final class LiveSession: @unchecked Sendable {
         self.explain = explain
         self.hub = hub
         self.metrics = metrics
-        self.onRecord = onRecord
-        let configuration = STFTConfiguration.standard(sampleRate: sampleRate)
-        stft = ShortTimeFourierTransform(configuration: configuration)
-        detectors = DetectorRegistry.makeDetectors(
-            for: Set(DetectorRegistry.availableSoundTriggers), configuration: configuration, settings: settings)
+        self.sinks = Self.sinks(sinks, onRecord: onRecord, hub: hub)
+        let analyzer = AudioStreamAnalyzer(
+            sampleRate: sampleRate, triggers: Set(DetectorRegistry.availableSoundTriggers), settings: settings)
+        analyzer.reportsStarts = true
+        audio = analyzer
         motion = nil
         _ = device.takeChanges()
         engine = EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)
@@ -86,10 +88,10 @@ public final class LiveSession: @unchecked Sendable {
 
     /// Creates a session for a video stream: motion in the device's activity zones (privacy
     /// zones masked, whole-frame changes suppressed, as in `vigil analyze --video`).
-    /// - Parameter onRecord: as for an audio session.
+    /// - Parameters: `sinks` and `onRecord` as for an audio session.
     public init(
         videoSourceName sourceName: String, device: DeviceController, explain: Bool = false, hub: EventHub, metrics: LiveMetrics,
-        onRecord: (@Sendable (LiveRecord) -> Void)? = nil
+        sinks: [any EventSink] = [], onRecord: (@Sendable (LiveRecord) -> Void)? = nil
     ) {
         self.sampleRate = 0
         self.sourceName = sourceName
@@ -97,9 +99,8 @@ public final class LiveSession: @unchecked Sendable {
         self.explain = explain
         self.hub = hub
         self.metrics = metrics
-        self.onRecord = onRecord
-        stft = nil
-        detectors = []
+        self.sinks = Self.sinks(sinks, onRecord: onRecord, hub: hub)
+        audio = nil
         _ = device.takeChanges()
         motion = MotionDetector(configuration: MotionConfiguration(device: device.current))
         engine = EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)
@@ -114,7 +115,7 @@ public final class LiveSession: @unchecked Sendable {
 
     private var currentTime: Double {
         if motion != nil { return frameTime ?? 0 }
-        return Double(sampleCount) / sampleRate
+        return audio?.mediaTime ?? 0
     }
 
     /// Whether ``finish()`` was called.
@@ -127,21 +128,14 @@ public final class LiveSession: @unchecked Sendable {
     public func process(_ samples: UnsafeBufferPointer<Float>) -> [LiveRecord] {
         lock.lock()
         defer { lock.unlock() }
-        guard !finished, let stft else { return [] }
+        guard !finished, let audio else { return [] }
         var out: [LiveRecord] = []
         applyDeviceChanges(into: &out)
-        detections.removeAll(keepingCapacity: true)
-        let detectors = self.detectors
-        stft.process(samples) { frame in
-            for detector in detectors {
-                detector.process(frame, into: &detections)
-                detector.reportStarts(into: &detections)
-            }
-        }
-        sampleCount += Int64(samples.count)
-        let now = Double(sampleCount) / sampleRate
+        audio.removeDetections()
+        audio.process(samples)
+        let now = audio.mediaTime
         var records: [EngineRecord] = []
-        for detection in sortedDetections() { records += engine.ingest(detection) }
+        for detection in Self.sorted(audio.detections) { records += engine.ingest(detection) }
         records += engine.advance(to: now)
         for record in records { emit(record, at: now, into: &out) }
         return out
@@ -191,25 +185,26 @@ public final class LiveSession: @unchecked Sendable {
             frameTime = last + frameInterval
         }
         applyDeviceChanges(into: &out)
-        detections.removeAll(keepingCapacity: true)
-        let detectors = self.detectors
-        stft?.finish { frame in
-            for detector in detectors { detector.process(frame, into: &detections) }
-        }
+        audio?.removeDetections()
+        audio?.finish()
         let now = currentTime
-        for detector in detectors { detector.finish(at: now, into: &detections) }
         var records: [EngineRecord] = []
-        for detection in sortedDetections() { records += engine.ingest(detection) }
+        for detection in Self.sorted(audio?.detections ?? []) { records += engine.ingest(detection) }
         records += engine.finish(at: now)
         for record in records { emit(record, at: now, into: &out) }
         publish(type: "end", at: now, members: [("time", RecordEncoder.rounded(now))], into: &out)
-        hub.close()
+        for sink in sinks { try? sink.finish() }  // stream sinks write as they receive; nothing is held back to fail
         return out
     }
 
     // MARK: Private
 
-    private func sortedDetections() -> [Detection] {
+    /// The sinks of a session: `sinks`, then `onRecord`, then the hub.
+    private static func sinks(_ sinks: [any EventSink], onRecord: (@Sendable (LiveRecord) -> Void)?, hub: EventHub) -> [any EventSink] {
+        sinks + (onRecord.map { [RecordCallbackSink(onRecord: $0)] } ?? []) + [EventHubSink(hub: hub)]
+    }
+
+    private static func sorted(_ detections: [Detection]) -> [Detection] {
         detections.enumerated().sorted { l, r in
             l.element.detectedAt != r.element.detectedAt ? l.element.detectedAt < r.element.detectedAt : l.offset < r.offset
         }.map(\.element)
@@ -246,10 +241,9 @@ public final class LiveSession: @unchecked Sendable {
         sequence += 1
         object["seq"] = .number(Double(sequence))
         object["emittedAt"] = RecordEncoder.rounded(now)
-        let live = LiveRecord(
-            sequence: sequence, type: analysis.typeName, trigger: trigger, emittedAt: now, detectedAt: detectedAt,
-            line: JSONValue.object(object).serialized(.compact))
-        deliver(live, into: &out)
+        let json = JSONValue.object(object)
+        let stamp = StreamStamp(sequence: sequence, type: analysis.typeName, trigger: trigger, emittedAt: now, detectedAt: detectedAt)
+        deliver(OutputRecord(json: json, line: json.serialized(.compact), stamp: stamp), into: &out)
     }
 
     private func publish(type: String, at now: Double, members: [(String, JSONValue)], into out: inout [LiveRecord]) {
@@ -260,12 +254,23 @@ public final class LiveSession: @unchecked Sendable {
         for (key, value) in members { object[key] = value }
         object["seq"] = .number(Double(sequence))
         object["emittedAt"] = RecordEncoder.rounded(now)
-        deliver(LiveRecord(sequence: sequence, type: type, emittedAt: now, line: JSONValue.object(object).serialized(.compact)), into: &out)
+        let json = JSONValue.object(object)
+        deliver(
+            OutputRecord(json: json, line: json.serialized(.compact), stamp: StreamStamp(sequence: sequence, type: type, emittedAt: now)),
+            into: &out)
     }
 
-    private func deliver(_ record: LiveRecord, into out: inout [LiveRecord]) {
-        out.append(record)
-        onRecord?(record)
-        hub.publish(record)
+    private func deliver(_ record: OutputRecord, into out: inout [LiveRecord]) {
+        if let live = LiveRecord(record) { out.append(live) }
+        for sink in sinks { sink.receive([record]) }
+    }
+}
+
+/// Hands each record of a live run to a closure (tests, embedding).
+final class RecordCallbackSink: EventSink {
+    let onRecord: @Sendable (LiveRecord) -> Void
+    init(onRecord: @escaping @Sendable (LiveRecord) -> Void) { self.onRecord = onRecord }
+    func receive(_ records: [OutputRecord]) {
+        for record in records { if let live = LiveRecord(record) { onRecord(live) } }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import VigilImaging
 
 /// One event as drawn on a report.

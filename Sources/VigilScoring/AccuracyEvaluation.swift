@@ -1,16 +1,16 @@
 import VigilCore
 
 /// Settings of an accuracy evaluation (`vigil bench accuracy`).
-public struct AccuracySettings: Sendable, Hashable {
+package struct AccuracySettings: Sendable, Hashable {
     /// Onset collar of the main event-based scoring (seconds).
-    public var collar: Double
+    package var collar: Double
     /// Whether the main event-based scoring also checks offsets (within max(collar, 50 %)).
-    public var evaluateOffsets: Bool
+    package var evaluateOffsets: Bool
     /// Segment length of the segment-based scoring (seconds).
-    public var segment: Double
+    package var segment: Double
 
     /// The DCASE 2017 setting (0.5 s onset collar, offsets ignored) with 1 s segments.
-    public init(collar: Double = 0.5, evaluateOffsets: Bool = false, segment: Double = 1.0) {
+    package init(collar: Double = 0.5, evaluateOffsets: Bool = false, segment: Double = 1.0) {
         self.collar = collar
         self.evaluateOffsets = evaluateOffsets
         self.segment = segment
@@ -20,23 +20,23 @@ public struct AccuracySettings: Sendable, Hashable {
 /// The distribution of detection latencies of one label: from each detected reference's onset
 /// to the time the detector confirmed it (`detectedAt`, or the detection's onset when no
 /// confirmation time is known).
-public struct LatencySummary: Sendable, Hashable {
+package struct LatencySummary: Sendable, Hashable {
     /// The label.
-    public var label: String
+    package var label: String
     /// Latencies of the detected references, ascending (seconds).
-    public var latencies: [Double]
+    package var latencies: [Double]
     /// References with no overlapping detection.
-    public var missed: Int
+    package var missed: Int
 
     /// Creates a summary from unsorted latencies.
-    public init(label: String, latencies: [Double], missed: Int) {
+    package init(label: String, latencies: [Double], missed: Int) {
         self.label = label
         self.latencies = latencies.sorted()
         self.missed = missed
     }
 
     /// The `p`-quantile (0...1) by linear interpolation, nil when nothing was detected.
-    public func quantile(_ p: Double) -> Double? {
+    package func quantile(_ p: Double) -> Double? {
         guard !latencies.isEmpty else { return nil }
         let position = min(max(p, 0), 1) * Double(latencies.count - 1)
         let lower = Int(position)
@@ -46,47 +46,47 @@ public struct LatencySummary: Sendable, Hashable {
     }
 
     /// The median latency.
-    public var median: Double? { quantile(0.5) }
+    package var median: Double? { quantile(0.5) }
 }
 
 /// Everything `vigil bench accuracy` reports for one evaluation: event-based scores in the
 /// chosen setting and in sed_eval's default setting, segment-based scores, false alarms per
 /// hour on material without the label, and latency distributions.
-public struct AccuracyReport: Sendable {
+package struct AccuracyReport: Sendable {
     /// The settings used.
-    public var settings: AccuracySettings
+    package var settings: AccuracySettings
     /// Labels scored, sorted.
-    public var labels: [String]
+    package var labels: [String]
     /// Files evaluated.
-    public var files: Int
+    package var files: Int
     /// Total duration of the evaluated files (seconds).
-    public var totalSeconds: Double
+    package var totalSeconds: Double
     /// Event-based results in the chosen setting (default: DCASE 2017, 0.5 s onset collar, offsets ignored).
-    public var eventBased: ScoringResults
+    package var eventBased: ScoringResults
     /// Event-based results in sed_eval's default setting (0.2 s collar, offsets within max(0.2 s, 50 %)).
-    public var eventBasedSedEvalDefault: ScoringResults
+    package var eventBasedSedEvalDefault: ScoringResults
     /// Segment-based results.
-    public var segmentBased: ScoringResults
+    package var segmentBased: ScoringResults
     /// False alarms per hour of each label on files without a reference of that label.
-    public var falseAlarms: [String: FalseAlarmRate]
+    package var falseAlarms: [String: FalseAlarmRate]
     /// Detection latency per label.
-    public var latency: [String: LatencySummary]
+    package var latency: [String: LatencySummary]
     /// Per label with regions that do not count against it (``VoiceBackground``): how many regions
     /// and files, and how many detections there were left out.
-    public var notCounted: [String: NotCountedSummary] = [:]
+    package var notCounted: [String: NotCountedSummary] = [:]
 
     /// What ``AccuracyEvaluation/evaluate(reference:estimated:confirmationTimes:fileDurations:labels:settings:notCounted:)``
     /// left out for one label.
-    public struct NotCountedSummary: Sendable, Hashable {
+    package struct NotCountedSummary: Sendable, Hashable {
         /// Regions on the evaluated files.
-        public var regions: Int
+        package var regions: Int
         /// Evaluated files with at least one region.
-        public var files: Int
+        package var files: Int
         /// Detections of the label left out (onset in a region, no overlapping reference).
-        public var detections: Int
+        package var detections: Int
 
         /// Creates a summary.
-        public init(regions: Int, files: Int, detections: Int) {
+        package init(regions: Int, files: Int, detections: Int) {
             self.regions = regions
             self.files = files
             self.detections = detections
@@ -95,7 +95,7 @@ public struct AccuracyReport: Sendable {
 }
 
 /// Scores system output against references (pure): the computation behind `vigil bench accuracy`.
-public enum AccuracyEvaluation {
+package enum AccuracyEvaluation {
     /// Evaluates `estimated` against `reference` over the files in `fileDurations`.
     ///
     /// - Parameters:
@@ -110,7 +110,7 @@ public enum AccuracyEvaluation {
     ///     starting in one and overlapping no reference is left out of every scoring, and the regions
     ///     are not negative hours. Empty: every detection counts (plain sed_eval).
     /// - Throws: ``ScoringError`` when events carry labels outside `labels` in segment scoring.
-    public static func evaluate(
+    package static func evaluate(
         reference: [ScoredEvent], estimated: [ScoredEvent], confirmationTimes: [ScoredEvent: Double] = [:],
         fileDurations: [String: Double], labels: [String]? = nil, settings: AccuracySettings = AccuracySettings(),
         notCounted: [String: VoiceBackground] = [:]

@@ -2,7 +2,7 @@ import VigilCore
 
 extension AccuracyReport {
     /// A plain-text report: the summary table per label, then the three scorings in full.
-    public var text: String {
+    package var text: String {
         var rows: [[String]] = [
             ["Label", "Nref", "Event F1 %", "ER", "Event F1 % (sed_eval default)", "Segment F1 %", "FA/h", "Latency median s", "p90 s"]
         ]
@@ -45,7 +45,7 @@ extension AccuracyReport {
     }
 
     /// The report as JSON (NaN becomes null).
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         func summary(_ s: ScoreSummary) -> JSONValue {
             var members: [(String, JSONValue)] = []
             if let c = s.counts {

@@ -1,7 +1,7 @@
 /// A line of an annotation file that could not be read.
-public struct AnnotationParseError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct AnnotationParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why a line was rejected.
-    public enum Reason: Sendable, Hashable {
+    package enum Reason: Sendable, Hashable {
         /// The line has a column count other than 3 (`onset offset label`) or 4 (`file onset offset label`).
         case wrongColumnCount(Int)
         /// The onset field is not a finite number.
@@ -15,21 +15,21 @@ public struct AnnotationParseError: Error, Sendable, Hashable, CustomStringConve
     }
 
     /// 1-based line number in the input text.
-    public var line: Int
+    package var line: Int
     /// What was wrong.
-    public var reason: Reason
+    package var reason: Reason
     /// The offending line, without its line terminator.
-    public var text: String
+    package var text: String
 
     /// Creates an error.
-    public init(line: Int, reason: Reason, text: String) {
+    package init(line: Int, reason: Reason, text: String) {
         self.line = line
         self.reason = reason
         self.text = text
     }
 
     /// A human-readable message naming the line and the reason.
-    public var description: String {
+    package var description: String {
         let why: String
         switch reason {
         case .wrongColumnCount(let n):

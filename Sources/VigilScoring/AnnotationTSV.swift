@@ -9,14 +9,14 @@ import VigilCore
 /// Blank lines are skipped. The first non-blank line is skipped as a header when its onset and offset
 /// columns are not numbers (e.g. `filename onset offset event_label`). Lines without a tab are split on
 /// runs of spaces, as some DCASE files are space-separated. Fields are trimmed of surrounding whitespace.
-public enum AnnotationTSV {
+package enum AnnotationTSV {
     /// Parses annotation text into events, in file order.
     ///
     /// - Parameters:
     ///   - text: the file contents.
     ///   - defaultFile: the `file` of events given in the 3-column form.
     /// - Throws: ``AnnotationParseError`` naming the 1-based line and the reason.
-    public static func parse(_ text: String, defaultFile: String = "") throws(AnnotationParseError) -> [ScoredEvent] {
+    package static func parse(_ text: String, defaultFile: String = "") throws(AnnotationParseError) -> [ScoredEvent] {
         var events: [ScoredEvent] = []
         var sawContent = false
         var lineNumber = 0
@@ -73,7 +73,7 @@ public enum AnnotationTSV {
     ///   - places: decimals of the times; the default, 3 (milliseconds), is finer than any detector's time step
     ///     (an STFT hop is about 12 ms) and matches `events.tsv`.
     /// - Returns: the text.
-    public static func format(_ events: [ScoredEvent], includeFile: Bool = true, places: Int = 3) -> String {
+    package static func format(_ events: [ScoredEvent], includeFile: Bool = true, places: Int = 3) -> String {
         var out = ""
         for e in events {
             if includeFile { out += e.file + "\t" }

@@ -1,18 +1,18 @@
 /// How long after a reference event's onset it was first detected, from
 /// ``DetectionStatistics/detectionLatencies(reference:estimated:label:collar:)``.
-public struct DetectionLatency: Sendable, Hashable {
+package struct DetectionLatency: Sendable, Hashable {
     /// The reference event.
-    public var reference: ScoredEvent
+    package var reference: ScoredEvent
     /// The first detection (earliest onset) overlapping the reference; `nil` when it was missed.
-    public var detection: ScoredEvent?
+    package var detection: ScoredEvent?
 
     /// Creates a latency record.
-    public init(reference: ScoredEvent, detection: ScoredEvent?) {
+    package init(reference: ScoredEvent, detection: ScoredEvent?) {
         self.reference = reference
         self.detection = detection
     }
 
     /// `detection.onset − reference.onset` in seconds (negative when the detection starts early);
     /// `nil` when missed.
-    public var latency: Double? { detection.map { $0.onset - reference.onset } }
+    package var latency: Double? { detection.map { $0.onset - reference.onset } }
 }

@@ -1,6 +1,6 @@
 /// Figures the project reports besides `sed_eval`'s: false alarms per hour on negative material and
 /// detection latency. Not part of `sed_eval`.
-public enum DetectionStatistics {
+package enum DetectionStatistics {
     /// False alarms of `label` per hour of negative material.
     ///
     /// - Parameters:
@@ -14,7 +14,7 @@ public enum DetectionStatistics {
     ///     references of `label`, clipped to the file).
     ///   - notCounted: regions that do not count against `label` (``VoiceBackground``): detections
     ///     there that overlap no reference are not false alarms, and the regions are not negative time.
-    public static func falseAlarmsPerHour(
+    package static func falseAlarmsPerHour(
         label: String, estimated: [ScoredEvent], fileDurations: [String: Double], reference: [ScoredEvent],
         negativeMaterial: FalseAlarmRate.NegativeMaterial = .negativeFiles, notCounted: VoiceBackground = .none
     ) -> FalseAlarmRate {
@@ -60,7 +60,7 @@ public enum DetectionStatistics {
     /// with confirmation times can pass detections whose onset is the confirmation time.
     ///
     /// - Returns: one record per reference event of `label`, in `reference` order.
-    public static func detectionLatencies(
+    package static func detectionLatencies(
         reference: [ScoredEvent], estimated: [ScoredEvent], label: String, collar: Double = 0
     ) -> [DetectionLatency] {
         var detsByFile: [String: [ScoredEvent]] = [:]

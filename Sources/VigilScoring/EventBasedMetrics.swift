@@ -11,37 +11,37 @@
 /// Overall: Nfp = Nsys − Ntp − S (insertions), Nfn = Nref − Ntp − S (deletions), ER = (S + D + I) / Nref.
 /// Class-wise figures come from a separate matching per label and have no substitutions (ER = (D + I) / Nref).
 /// The class-wise average is the NaN-ignoring mean over the labels.
-public struct EventBasedMetrics: Sendable {
+package struct EventBasedMetrics: Sendable {
     /// Labels scored class-wise, in report order (repeats removed). Events of other labels still count in the
     /// overall figures, as in `sed_eval`.
-    public let labels: [String]
+    package let labels: [String]
     /// Onset collar (and minimum offset collar) in seconds.
-    public let tCollar: Double
+    package let tCollar: Double
     /// Offset collar as a fraction of the reference duration.
-    public let percentageOfLength: Double
+    package let percentageOfLength: Double
     /// Whether onsets must fall within the collar.
-    public let evaluateOnset: Bool
+    package let evaluateOnset: Bool
     /// Whether offsets must fall within the offset collar.
-    public let evaluateOffset: Bool
+    package let evaluateOffset: Bool
     /// One-to-one matching strategy.
-    public let matching: EventMatching
+    package let matching: EventMatching
     /// `sed_eval`'s `empty_system_output_handling='zero_score'`: precision is 0 (not NaN) when Nsys = 0.
-    public let zeroScoreOnEmptySystemOutput: Bool
+    package let zeroScoreOnEmptySystemOutput: Bool
 
     /// Accumulated overall counts.
-    public private(set) var overallCounts = ScoreCounts()
+    package private(set) var overallCounts = ScoreCounts()
     /// Accumulated counts per label.
-    public private(set) var classCounts: [String: ScoreCounts]
+    package private(set) var classCounts: [String: ScoreCounts]
     /// Number of files evaluated.
-    public private(set) var evaluatedFiles = 0
+    package private(set) var evaluatedFiles = 0
     /// Sum over files of the maximum reference offset, in seconds.
-    public private(set) var evaluatedLength = 0.0
+    package private(set) var evaluatedLength = 0.0
 
     /// Creates empty metrics.
     ///
     /// - Precondition: `tCollar > 0`, `0 ≤ percentageOfLength ≤ 1`, and at least one of `evaluateOnset`,
     ///   `evaluateOffset` (as `sed_eval` requires).
-    public init(
+    package init(
         labels: [String], tCollar: Double = 0.2, percentageOfLength: Double = 0.5, evaluateOnset: Bool = true,
         evaluateOffset: Bool = true, matching: EventMatching = .optimal, zeroScoreOnEmptySystemOutput: Bool = false
     ) {
@@ -59,17 +59,17 @@ public struct EventBasedMetrics: Sendable {
     }
 
     /// DCASE 2017 task 2 (rare sound events) settings: onset collar 0.5 s, offsets ignored.
-    public static func dcase2017(labels: [String], matching: EventMatching = .optimal) -> EventBasedMetrics {
+    package static func dcase2017(labels: [String], matching: EventMatching = .optimal) -> EventBasedMetrics {
         EventBasedMetrics(labels: labels, tCollar: 0.5, evaluateOnset: true, evaluateOffset: false, matching: matching)
     }
 
     /// `sed_eval` defaults: onset collar 0.2 s, offsets within max(0.2 s, 50 % of the reference duration).
-    public static func sedEvalDefault(labels: [String], matching: EventMatching = .optimal) -> EventBasedMetrics {
+    package static func sedEvalDefault(labels: [String], matching: EventMatching = .optimal) -> EventBasedMetrics {
         EventBasedMetrics(labels: labels, tCollar: 0.2, percentageOfLength: 0.5, matching: matching)
     }
 
     /// The settings in words, for reports.
-    public var settingsDescription: String {
+    package var settingsDescription: String {
         var parts: [String] = ["event-based"]
         if evaluateOnset { parts.append("onset collar \(Self.seconds(tCollar))") }
         if evaluateOffset {
@@ -82,7 +82,7 @@ public struct EventBasedMetrics: Sendable {
     }
 
     /// Whether `estimated` matches `reference` in time (labels not considered), per the settings.
-    public func timesMatch(reference: ScoredEvent, estimated: ScoredEvent) -> Bool {
+    package func timesMatch(reference: ScoredEvent, estimated: ScoredEvent) -> Bool {
         if evaluateOnset && !(abs(reference.onset - estimated.onset) <= tCollar) { return false }
         if evaluateOffset {
             let annotatedLength = reference.offset - reference.onset
@@ -98,7 +98,7 @@ public struct EventBasedMetrics: Sendable {
     ///   - reference: reference (ground-truth) events of one file, in annotation order.
     ///   - estimated: system events of the same file.
     /// - Throws: ``ScoringError/multipleFiles(list:files:)`` when a list mixes files (as `sed_eval`).
-    public mutating func evaluate(reference: [ScoredEvent], estimated: [ScoredEvent]) throws(ScoringError) {
+    package mutating func evaluate(reference: [ScoredEvent], estimated: [ScoredEvent]) throws(ScoringError) {
         try Self.checkSingleFile(reference, list: "reference")
         try Self.checkSingleFile(estimated, list: "estimated")
         evaluatedLength += reference.reduce(0.0) { $1.offset > $0 ? $1.offset : $0 }
@@ -171,7 +171,7 @@ public struct EventBasedMetrics: Sendable {
     }
 
     /// Overall, class-wise and class-wise-average results of everything evaluated so far.
-    public func results() -> ScoringResults {
+    package func results() -> ScoringResults {
         let zero = zeroScoreOnEmptySystemOutput
         var classWise: [String: ScoreSummary] = [:]
         var ordered: [ScoreSummary] = []
@@ -188,7 +188,7 @@ public struct EventBasedMetrics: Sendable {
     }
 
     /// Forgets all accumulated counts.
-    public mutating func reset() {
+    package mutating func reset() {
         overallCounts = ScoreCounts()
         for label in labels { classCounts[label] = ScoreCounts() }
         evaluatedFiles = 0

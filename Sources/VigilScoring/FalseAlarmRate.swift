@@ -1,8 +1,8 @@
 /// False alarms of one label per hour of negative material, from
 /// ``DetectionStatistics/falseAlarmsPerHour(label:estimated:fileDurations:reference:negativeMaterial:)``.
-public struct FalseAlarmRate: Sendable, Hashable {
+package struct FalseAlarmRate: Sendable, Hashable {
     /// What counts as negative material for a label.
-    public enum NegativeMaterial: Sendable, Hashable {
+    package enum NegativeMaterial: Sendable, Hashable {
         /// Whole files without any reference event of the label; every detection of the label on them is a
         /// false alarm.
         case negativeFiles
@@ -12,16 +12,16 @@ public struct FalseAlarmRate: Sendable, Hashable {
     }
 
     /// The label.
-    public var label: String
+    package var label: String
     /// Number of false alarms.
-    public var falseAlarms: Int
+    package var falseAlarms: Int
     /// Seconds of negative material.
-    public var negativeSeconds: Double
+    package var negativeSeconds: Double
     /// Files that contributed negative material.
-    public var negativeFiles: Int
+    package var negativeFiles: Int
 
     /// Creates a rate.
-    public init(label: String, falseAlarms: Int, negativeSeconds: Double, negativeFiles: Int) {
+    package init(label: String, falseAlarms: Int, negativeSeconds: Double, negativeFiles: Int) {
         self.label = label
         self.falseAlarms = falseAlarms
         self.negativeSeconds = negativeSeconds
@@ -29,7 +29,7 @@ public struct FalseAlarmRate: Sendable, Hashable {
     }
 
     /// False alarms per hour of negative material; NaN when there is none.
-    public var perHour: Double {
+    package var perHour: Double {
         negativeSeconds > 0 ? Double(falseAlarms) / (negativeSeconds / 3600) : .nan
     }
 }

@@ -3,26 +3,26 @@
 /// the region of interest) and 170 (unknown) are not scored, nor are pixels outside the ROI mask.
 /// A detector pixel is positive when it is 255. Counts add up over a sequence's scored frames;
 /// the measures are computed from the sums (not averaged per frame).
-public struct MotionSegmentationCounts: Sendable, Hashable {
+package struct MotionSegmentationCounts: Sendable, Hashable {
     /// Ground-truth label of a motion pixel.
-    public static let motionLabel: UInt8 = 255
+    package static let motionLabel: UInt8 = 255
     /// Ground-truth labels that count as negatives (static, shadow).
-    public static let negativeLabels: Set<UInt8> = [0, 50]
+    package static let negativeLabels: Set<UInt8> = [0, 50]
 
     /// True positives: detector 255, ground truth 255.
-    public var truePositives = 0
+    package var truePositives = 0
     /// False positives: detector 255, ground truth 0 or 50.
-    public var falsePositives = 0
+    package var falsePositives = 0
     /// True negatives: detector not 255, ground truth 0 or 50.
-    public var trueNegatives = 0
+    package var trueNegatives = 0
     /// False negatives: detector not 255, ground truth 255.
-    public var falseNegatives = 0
+    package var falseNegatives = 0
 
     /// Zero counts.
-    public init() {}
+    package init() {}
 
     /// Counts given directly.
-    public init(truePositives: Int, falsePositives: Int, trueNegatives: Int, falseNegatives: Int) {
+    package init(truePositives: Int, falsePositives: Int, trueNegatives: Int, falseNegatives: Int) {
         self.truePositives = truePositives
         self.falsePositives = falsePositives
         self.trueNegatives = trueNegatives
@@ -31,7 +31,7 @@ public struct MotionSegmentationCounts: Sendable, Hashable {
 
     /// Adds one frame: `detected`, `groundTruth` and `roi` (optional; non-zero = scored) are
     /// same-sized planes of one byte per pixel.
-    public mutating func add(detected: [UInt8], groundTruth: [UInt8], roi: [UInt8]?) {
+    package mutating func add(detected: [UInt8], groundTruth: [UInt8], roi: [UInt8]?) {
         precondition(detected.count == groundTruth.count && (roi == nil || roi!.count == groundTruth.count), "mask sizes differ")
         var tp = 0, fp = 0, tn = 0, fn = 0
         for i in groundTruth.indices {
@@ -51,7 +51,7 @@ public struct MotionSegmentationCounts: Sendable, Hashable {
     }
 
     /// Sums two counts.
-    public static func + (a: Self, b: Self) -> Self {
+    package static func + (a: Self, b: Self) -> Self {
         Self(
             truePositives: a.truePositives + b.truePositives, falsePositives: a.falsePositives + b.falsePositives,
             trueNegatives: a.trueNegatives + b.trueNegatives, falseNegatives: a.falseNegatives + b.falseNegatives)
@@ -60,21 +60,21 @@ public struct MotionSegmentationCounts: Sendable, Hashable {
     private static func ratio(_ a: Int, _ b: Int) -> Double? { b > 0 ? Double(a) / Double(b) : nil }
 
     /// TP / (TP + FN); `nil` without ground-truth positives.
-    public var recall: Double? { Self.ratio(truePositives, truePositives + falseNegatives) }
+    package var recall: Double? { Self.ratio(truePositives, truePositives + falseNegatives) }
     /// TN / (TN + FP).
-    public var specificity: Double? { Self.ratio(trueNegatives, trueNegatives + falsePositives) }
+    package var specificity: Double? { Self.ratio(trueNegatives, trueNegatives + falsePositives) }
     /// FP / (FP + TN).
-    public var falsePositiveRate: Double? { Self.ratio(falsePositives, falsePositives + trueNegatives) }
+    package var falsePositiveRate: Double? { Self.ratio(falsePositives, falsePositives + trueNegatives) }
     /// FN / (TP + FN).
-    public var falseNegativeRate: Double? { Self.ratio(falseNegatives, truePositives + falseNegatives) }
+    package var falseNegativeRate: Double? { Self.ratio(falseNegatives, truePositives + falseNegatives) }
     /// Percentage of wrong classifications: 100 (FN + FP) / (TP + FN + FP + TN).
-    public var percentageWrongClassifications: Double? {
+    package var percentageWrongClassifications: Double? {
         Self.ratio(falseNegatives + falsePositives, truePositives + falseNegatives + falsePositives + trueNegatives).map { $0 * 100 }
     }
     /// TP / (TP + FP); `nil` when the detector found nothing.
-    public var precision: Double? { Self.ratio(truePositives, truePositives + falsePositives) }
+    package var precision: Double? { Self.ratio(truePositives, truePositives + falsePositives) }
     /// 2 precision recall / (precision + recall), computed as 2 TP / (2 TP + FP + FN): the same
     /// value wherever precision and recall are defined, and 0 (not undefined) when the detector
     /// found nothing in a sequence with motion. `nil` only when nothing is positive at all.
-    public var fMeasure: Double? { Self.ratio(2 * truePositives, 2 * truePositives + falsePositives + falseNegatives) }
+    package var fMeasure: Double? { Self.ratio(2 * truePositives, 2 * truePositives + falsePositives + falseNegatives) }
 }

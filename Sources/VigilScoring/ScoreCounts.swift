@@ -7,31 +7,31 @@
 ///
 /// Segment-based: counts are of (segment, class) cells; overall `substitutions`, `deletions` and `insertions`
 /// are computed segment by segment (S = min(Nref, Nsys) − Ntp, D = max(0, Nref − Nsys), I = max(0, Nsys − Nref)).
-public struct ScoreCounts: Sendable, Hashable {
+package struct ScoreCounts: Sendable, Hashable {
     /// Reference events (event-based) or active reference cells (segment-based).
-    public var reference: Int = 0
+    package var reference: Int = 0
     /// System output events or active system cells.
-    public var system: Int = 0
+    package var system: Int = 0
     /// True positives.
-    public var truePositives: Int = 0
+    package var truePositives: Int = 0
     /// True negatives (segment-based only; 0 for event-based).
-    public var trueNegatives: Int = 0
+    package var trueNegatives: Int = 0
     /// False positives.
-    public var falsePositives: Int = 0
+    package var falsePositives: Int = 0
     /// False negatives.
-    public var falseNegatives: Int = 0
+    package var falseNegatives: Int = 0
     /// Substitutions (overall only).
-    public var substitutions: Int = 0
+    package var substitutions: Int = 0
     /// Deletions used by the error rate.
-    public var deletions: Int = 0
+    package var deletions: Int = 0
     /// Insertions used by the error rate.
-    public var insertions: Int = 0
+    package var insertions: Int = 0
 
     /// Creates zero counts.
-    public init() {}
+    package init() {}
 
     /// Creates counts with the given values.
-    public init(
+    package init(
         reference: Int, system: Int, truePositives: Int, trueNegatives: Int = 0, falsePositives: Int,
         falseNegatives: Int, substitutions: Int = 0, deletions: Int, insertions: Int
     ) {
@@ -47,7 +47,7 @@ public struct ScoreCounts: Sendable, Hashable {
     }
 
     /// Adds `other` field by field.
-    public static func += (lhs: inout ScoreCounts, rhs: ScoreCounts) {
+    package static func += (lhs: inout ScoreCounts, rhs: ScoreCounts) {
         lhs.reference += rhs.reference
         lhs.system += rhs.system
         lhs.truePositives += rhs.truePositives

@@ -5,34 +5,34 @@
 /// gives NaN: precision with no system output, recall with no references, and F1 from either.
 /// Rates divide by `Nref + ε` with ε = 2.220446049250313e-16 (`numpy.spacing(1)`), exactly as `sed_eval`,
 /// so insertions with no references give a huge finite rate rather than infinity.
-public struct ScoreSummary: Sendable, Equatable {
+package struct ScoreSummary: Sendable, Equatable {
     /// Counts behind the figures; `nil` for class-wise averages.
-    public var counts: ScoreCounts?
+    package var counts: ScoreCounts?
     /// Precision Ntp / Nsys.
-    public var precision: Double?
+    package var precision: Double?
     /// Recall Ntp / Nref.
-    public var recall: Double?
+    package var recall: Double?
     /// F1 = 2PR / (P + R); 0 when P = R = 0.
-    public var fMeasure: Double?
+    package var fMeasure: Double?
     /// ER = S + D + I rates.
-    public var errorRate: Double?
+    package var errorRate: Double?
     /// S / Nref (overall only).
-    public var substitutionRate: Double?
+    package var substitutionRate: Double?
     /// D / Nref.
-    public var deletionRate: Double?
+    package var deletionRate: Double?
     /// I / Nref.
-    public var insertionRate: Double?
+    package var insertionRate: Double?
     /// Ntp / (Ntp + Nfn + ε) (segment-based only).
-    public var sensitivity: Double?
+    package var sensitivity: Double?
     /// Ntn / (Ntn + Nfp + ε) (segment-based only).
-    public var specificity: Double?
+    package var specificity: Double?
     /// (sensitivity + specificity) / 2 (segment-based only).
-    public var balancedAccuracy: Double?
+    package var balancedAccuracy: Double?
     /// (Ntp + Ntn) / (Ntp + Ntn + Nfp + Nfn + ε) (segment-based only).
-    public var accuracy: Double?
+    package var accuracy: Double?
 
     /// Creates a summary; unspecified fields are `nil`.
-    public init(
+    package init(
         counts: ScoreCounts? = nil, precision: Double? = nil, recall: Double? = nil, fMeasure: Double? = nil,
         errorRate: Double? = nil, substitutionRate: Double? = nil, deletionRate: Double? = nil,
         insertionRate: Double? = nil, sensitivity: Double? = nil, specificity: Double? = nil,
@@ -55,7 +55,7 @@ public struct ScoreSummary: Sendable, Equatable {
     /// All reported metric values keyed by their `sed_eval` names (`f_measure`, `precision`, `recall`,
     /// `error_rate`, `substitution_rate`, `deletion_rate`, `insertion_rate`, `sensitivity`, `specificity`,
     /// `balanced_accuracy`, `accuracy`); absent fields are left out.
-    public var sedEvalValues: [String: Double] {
+    package var sedEvalValues: [String: Double] {
         var d: [String: Double] = [:]
         let pairs: [(String, Double?)] = [
             ("f_measure", fMeasure), ("precision", precision), ("recall", recall), ("error_rate", errorRate),

@@ -1,12 +1,12 @@
 /// Renders ``ScoringResults`` as a plain-text table: one row per label, then the overall (micro) and
 /// class-wise average (macro) rows. Pure; returns the text.
-public enum ScoreTable {
+package enum ScoreTable {
     /// The table, preceded by the settings line.
     ///
     /// Columns: label, Nref, Nsys, F1 %, precision %, recall %, ER, deletion rate, insertion rate, and (for
     /// segment-based results) sensitivity % and specificity %. Counts are blank for the average row; NaN
     /// is shown as `nan`, absent values as `-`.
-    public static func render(_ results: ScoringResults) -> String {
+    package static func render(_ results: ScoringResults) -> String {
         let withAccuracy = results.overall.accuracy != nil
         var header = ["Label", "Nref", "Nsys", "F1 %", "Pre %", "Rec %", "ER", "Del", "Ins"]
         if withAccuracy { header += ["Sens %", "Spec %"] }

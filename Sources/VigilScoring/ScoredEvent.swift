@@ -2,18 +2,18 @@
 ///
 /// Times are seconds from the start of the file. `file` is the file (clip) the event belongs to;
 /// the 3-column DCASE annotation form leaves it empty.
-public struct ScoredEvent: Sendable, Hashable {
+package struct ScoredEvent: Sendable, Hashable {
     /// File (clip) name; empty when unknown.
-    public var file: String
+    package var file: String
     /// Onset in seconds.
-    public var onset: Double
+    package var onset: Double
     /// Offset in seconds.
-    public var offset: Double
+    package var offset: Double
     /// Event label (class), e.g. `smokeAlarm`.
-    public var label: String
+    package var label: String
 
     /// Creates an event.
-    public init(file: String = "", onset: Double, offset: Double, label: String) {
+    package init(file: String = "", onset: Double, offset: Double, label: String) {
         self.file = file
         self.onset = onset
         self.offset = offset
@@ -21,5 +21,5 @@ public struct ScoredEvent: Sendable, Hashable {
     }
 
     /// Duration `offset - onset` in seconds.
-    public var duration: Double { offset - onset }
+    package var duration: Double { offset - onset }
 }

@@ -1,5 +1,5 @@
 /// An input that the metrics refuse, as `sed_eval` does (it raises `ValueError` in these cases).
-public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One call to `evaluate` received events of several files; evaluate file by file.
     /// `list` is `"reference"` or `"estimated"`.
     case multipleFiles(list: String, files: [String])
@@ -7,7 +7,7 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownLabel(label: String, file: String)
 
     /// A human-readable message with the context.
-    public var description: String {
+    package var description: String {
         switch self {
         case .multipleFiles(let list, let files):
             return "\(list) event list contains events from multiple files (\(files.joined(separator: ", "))); evaluate file by file"

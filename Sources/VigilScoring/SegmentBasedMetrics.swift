@@ -9,29 +9,29 @@
 /// D = max(0, Nref − Nsys), I = max(0, Nsys − Nref) are accumulated; ER = (S + D + I) / Nref.
 /// Class-wise ER = (Nfn + Nfp) / Nref. Sensitivity, specificity, balanced accuracy and accuracy are
 /// reported overall and class-wise.
-public struct SegmentBasedMetrics: Sendable {
+package struct SegmentBasedMetrics: Sendable {
     /// Labels (classes), in report order (repeats removed). Every event must carry one of them.
-    public let labels: [String]
+    package let labels: [String]
     /// Segment length in seconds.
-    public let timeResolution: Double
+    package let timeResolution: Double
     /// `sed_eval`'s `empty_system_output_handling='zero_score'`: precision is 0 (not NaN) when Nsys = 0.
-    public let zeroScoreOnEmptySystemOutput: Bool
+    package let zeroScoreOnEmptySystemOutput: Bool
 
     /// Accumulated overall counts.
-    public private(set) var overallCounts = ScoreCounts()
+    package private(set) var overallCounts = ScoreCounts()
     /// Accumulated counts per label.
-    public private(set) var classCounts: [String: ScoreCounts]
+    package private(set) var classCounts: [String: ScoreCounts]
     /// Number of files evaluated.
-    public private(set) var evaluatedFiles = 0
+    package private(set) var evaluatedFiles = 0
     /// Sum of the evaluated lengths in seconds.
-    public private(set) var evaluatedLength = 0.0
+    package private(set) var evaluatedLength = 0.0
     /// Files evaluated with a given length (the others: up to their last offset).
     private var filesWithGivenLength = 0
 
     /// Creates empty metrics.
     ///
     /// - Precondition: `timeResolution > 0`.
-    public init(labels: [String], timeResolution: Double = 1.0, zeroScoreOnEmptySystemOutput: Bool = false) {
+    package init(labels: [String], timeResolution: Double = 1.0, zeroScoreOnEmptySystemOutput: Bool = false) {
         precondition(timeResolution > 0, "timeResolution must be > 0")
         self.labels = EventBasedMetrics.uniqueLabels(labels)
         self.timeResolution = timeResolution
@@ -40,7 +40,7 @@ public struct SegmentBasedMetrics: Sendable {
     }
 
     /// The settings in words, for reports.
-    public var settingsDescription: String {
+    package var settingsDescription: String {
         "segment-based, time resolution \(EventBasedMetrics.seconds(timeResolution))"
     }
 
@@ -54,7 +54,7 @@ public struct SegmentBasedMetrics: Sendable {
     ///     events past the end are cut.
     /// - Throws: ``ScoringError/multipleFiles(list:files:)`` when a list mixes files,
     ///   ``ScoringError/unknownLabel(label:file:)`` for a label not in `labels` (both as `sed_eval`).
-    public mutating func evaluate(
+    package mutating func evaluate(
         reference: [ScoredEvent], estimated: [ScoredEvent], evaluatedLength: Double? = nil
     ) throws(ScoringError) {
         for (list, events) in [("reference", reference), ("estimated", estimated)] {
@@ -105,7 +105,7 @@ public struct SegmentBasedMetrics: Sendable {
     }
 
     /// Overall, class-wise and class-wise-average results of everything evaluated so far.
-    public func results() -> ScoringResults {
+    package func results() -> ScoringResults {
         let zero = zeroScoreOnEmptySystemOutput
         var classWise: [String: ScoreSummary] = [:]
         var ordered: [ScoreSummary] = []
@@ -122,7 +122,7 @@ public struct SegmentBasedMetrics: Sendable {
     }
 
     /// Forgets all accumulated counts.
-    public mutating func reset() {
+    package mutating func reset() {
         overallCounts = ScoreCounts()
         for label in labels { classCounts[label] = ScoreCounts() }
         evaluatedFiles = 0

@@ -6,29 +6,29 @@
 /// nor a false alarm (``counted(_:reference:)``), the regions are not negative hours, and
 /// personTalking does not train on them as negatives. Annotated speech inside a region is still
 /// scored. `vigil bench accuracy` and the trainer's validation figures both apply it.
-public struct VoiceBackground: Sendable, Hashable {
+package struct VoiceBackground: Sendable, Hashable {
     /// Time regions (seconds) per file name.
-    public var regions: [String: [ClosedRange<Double>]]
+    package var regions: [String: [ClosedRange<Double>]]
 
     /// Regions per file.
-    public init(regions: [String: [ClosedRange<Double>]] = [:]) {
+    package init(regions: [String: [ClosedRange<Double>]] = [:]) {
         self.regions = regions
     }
 
     /// No voice background anywhere.
-    public static let none = VoiceBackground()
+    package static let none = VoiceBackground()
 
     /// Files with any voice background.
-    public var files: Set<String> { Set(regions.keys) }
+    package var files: Set<String> { Set(regions.keys) }
 
     /// Whether `time` in `file` lies in a voice-background region.
-    public func contains(file: String, time: Double) -> Bool {
+    package func contains(file: String, time: Double) -> Bool {
         regions[file]?.contains { $0.contains(time) } ?? false
     }
 
     /// The detections that count: all of `detections` but those whose onset lies in a region of
     /// their file and that overlap no event of `reference` of the same file and label.
-    public func counted(_ detections: [ScoredEvent], reference: [ScoredEvent]) -> [ScoredEvent] {
+    package func counted(_ detections: [ScoredEvent], reference: [ScoredEvent]) -> [ScoredEvent] {
         guard !regions.isEmpty else { return detections }
         var referenceByFile: [String: [ScoredEvent]] = [:]
         for r in reference where regions[r.file] != nil { referenceByFile[r.file, default: []].append(r) }
@@ -39,7 +39,7 @@ public struct VoiceBackground: Sendable, Hashable {
     }
 
     /// Seconds of `file` (of length `duration`) covered by its regions (overlaps counted once).
-    public func coveredSeconds(file: String, duration: Double) -> Double {
+    package func coveredSeconds(file: String, duration: Double) -> Double {
         guard let list = regions[file] else { return 0 }
         var covered = 0.0
         var end = 0.0

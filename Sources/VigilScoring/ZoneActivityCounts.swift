@@ -2,24 +2,24 @@
 /// when at least `activeFraction` of its scored pixels (CDnet rules: ground truth 0, 50 or 255,
 /// inside the ROI) are motion, in the ground truth and in the detector's mask alike. Zones with
 /// no scored pixel in a frame are not counted. F1 over (frame, zone) pairs.
-public struct ZoneActivityCounts: Sendable, Hashable {
+package struct ZoneActivityCounts: Sendable, Hashable {
     /// Zones across.
-    public var columns: Int
+    package var columns: Int
     /// Zones down.
-    public var rows: Int
+    package var rows: Int
     /// Share of a zone's scored pixels that makes it active (0.005 = 0.5 %).
-    public var activeFraction: Double
+    package var activeFraction: Double
     /// Zone-frames active in both.
-    public var truePositives = 0
+    package var truePositives = 0
     /// Zone-frames active in the detector only.
-    public var falsePositives = 0
+    package var falsePositives = 0
     /// Zone-frames active in the ground truth only.
-    public var falseNegatives = 0
+    package var falseNegatives = 0
     /// Zone-frames active in neither.
-    public var trueNegatives = 0
+    package var trueNegatives = 0
 
     /// Zero counts for a `columns` x `rows` grid.
-    public init(columns: Int = 2, rows: Int = 2, activeFraction: Double = 0.005) {
+    package init(columns: Int = 2, rows: Int = 2, activeFraction: Double = 0.005) {
         self.columns = columns
         self.rows = rows
         self.activeFraction = activeFraction
@@ -27,7 +27,7 @@ public struct ZoneActivityCounts: Sendable, Hashable {
 
     /// Adds one `width` x `height` frame. Zone (c, r) holds the pixels with `x * columns / width == c`
     /// and `y * rows / height == r`.
-    public mutating func add(detected: [UInt8], groundTruth: [UInt8], roi: [UInt8]?, width: Int, height: Int) {
+    package mutating func add(detected: [UInt8], groundTruth: [UInt8], roi: [UInt8]?, width: Int, height: Int) {
         precondition(detected.count == width * height && groundTruth.count == width * height, "mask sizes differ")
         let zones = columns * rows
         var scored = [Int](repeating: 0, count: zones), truth = scored, found = scored
@@ -58,7 +58,7 @@ public struct ZoneActivityCounts: Sendable, Hashable {
     }
 
     /// 2 TP / (2 TP + FP + FN); `nil` when no zone was active in either.
-    public var f1: Double? {
+    package var f1: Double? {
         let denominator = 2 * truePositives + falsePositives + falseNegatives
         return denominator > 0 ? Double(2 * truePositives) / Double(denominator) : nil
     }

@@ -3,8 +3,7 @@ import Foundation
 import VigilAnalysis
 import VigilCore
 import VigilDevice
-import VigilFrameIO
-import VigilImaging
+import VigilPipeline
 import VigilVision
 
 extension BlobAnchor: ExpressibleByArgument {}
@@ -26,17 +25,8 @@ extension AnalyzeCommand {
 
     /// Analyzes the --frames or --video recording (with --audio) and writes the output.
     func runVideo(plan: AnalysisPlan, device: Device, limits: InputLimits) throws {
-        let outputFormat = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
-        let output = OutputSink(format: outputFormat)
-        let name: String
-        let path: String
-        if let frames {
-            name = frames
-            path = frames
-        } else {
-            path = video!
-            name = path == "-" ? "stdin" : path
-        }
+        let path = frames ?? video!
+        let name = frames == nil && path == "-" ? "stdin" : path
         let recording = InputRecording(path: path, displayName: name)
         var motion = MotionConfiguration(device: device, anchor: anchor)
         motion.reportsPrivacyMotion = plan.explain
@@ -63,62 +53,13 @@ extension AnalyzeCommand {
         } else if plan.policy.recordingMode == .images {
             Self.stderr("warning: images mode: give --out DIR to write the snapshots")
         }
-        let outcome = analyzeSource(analyzer: analyzer, name: name, path: path, snapshotDirectory: snapshotDirectory, limits: limits)
-        for record in outcome.records {
-            switch record.content {
-            case .error(_, let message): Self.stderr("error: \(message)")
-            case .warning(let message): Self.stderr("warning: \(record.file): \(message)")
-            default: break
-            }
-        }
-        let records = outcome.records.map(RecordEncoder.json)
-        output.emit(records)
-        var failed = outcome.failed
-        if let out {
-            let summary = RecordingSummary(file: name, mediaSeconds: outcome.mediaSeconds, records: outcome.records)
-            do {
-                try RecordingOutputWriter.write(
-                    records: records, summary: summary, report: outcome.reportPNG,
-                    fingerprint: String(InputShard.fnv1a(BatchAnalysis.runFingerprint(device: device, plan: plan, report: !noReport) + "\nvideo"), radix: 16),
-                    for: recording, under: out)
-                try RecordingOutputWriter.atomicWrite(
-                    RunSummary([summary]).jsonValue.serialized(.pretty) + "\n", to: (out as NSString).appendingPathComponent("summary.json"))
-                try RecordingOutputWriter.atomicWrite(RunSummary([summary]).tsv, to: (out as NSString).appendingPathComponent("summary.tsv"))
-            } catch {
-                failed = true
-                Self.stderr("error: \(error)")
-            }
-        }
-        output.close()
-        if failed { throw ExitCode(ExitStatus.someInputsFailed) }
-    }
-
-    /// Opens the frame source and analyzes it; an unopenable source gives an error outcome.
-    private func analyzeSource(
-        analyzer: VideoAnalyzer, name: String, path: String, snapshotDirectory: String?, limits: InputLimits
-    ) -> VideoAnalyzer.Outcome {
-        func failure(_ error: FrameSourceError) -> VideoAnalyzer.Outcome {
-            VideoAnalyzer.Outcome(
-                records: [AnalysisRecord(file: name, content: .error(kind: error.kind.rawValue, message: error.description))],
-                failed: true, frames: 0, snapshots: 0)
-        }
-        if let frames {
-            let reader: PNGSequenceReader
-            do {
-                reader = try PNGSequenceReader(directory: frames, framesPerSecond: fps, limits: ImageLimits(limits))
-            } catch {
-                return failure(error)
-            }
-            var source = reader
-            return analyzer.analyze(source: &source, name: name, audioPath: audio, snapshotDirectory: snapshotDirectory)
-        }
-        let reader: Y4MReader<FileDescriptorReader>
-        do {
-            reader = try Y4MReader(source: try FileDescriptorReader(path: path), name: name, limits: ImageLimits(limits))
-        } catch {
-            return failure(error)
-        }
-        var source = reader
-        return analyzer.analyze(source: &source, name: name, audioPath: audio, snapshotDirectory: snapshotDirectory)
+        let run = AnalysisRun(sinks: try makeSinks(), messages: Self.stderr)
+        let fingerprint = BatchAnalysis.runFingerprint(device: device, plan: plan, report: !noReport) + "\nvideo"
+        run.analyzeVideo(
+            frames.map { .pngSequence(directory: $0, framesPerSecond: fps) } ?? .y4m(path: path), as: recording, audioPath: audio,
+            with: analyzer, snapshotDirectory: snapshotDirectory, fingerprint: String(InputShard.fnv1a(fingerprint), radix: 16),
+            limits: limits)
+        run.finish()
+        if run.failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
     }
 }

@@ -4,6 +4,7 @@ import VigilAnalysis
 import VigilAudioIO
 import VigilCore
 import VigilDetectors
+import VigilPipeline
 import VigilVision
 
 /// `vigil analyze`: offline analysis of recordings.
@@ -124,42 +125,20 @@ struct AnalyzeCommand: ParsableCommand {
 
     /// The `--triggers` filter, if given.
     func parsedTriggers() throws -> Set<EventTriggerType>? {
-        guard let triggers else { return nil }
-        var set: Set<EventTriggerType> = []
-        for name in triggers.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            guard let trigger = EventTriggerType(rawValue: name) else {
-                throw ValidationError("--triggers: '\(name)' is not a trigger (\(EventTriggerType.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            guard DetectorRegistry.detectableTriggers.contains(trigger) else {
-                throw ValidationError(
-                    "--triggers: \(name) has no detector in Vigil, so it never fires (detectable: "
-                        + "\(DetectorRegistry.detectableTriggers.map(\.rawValue).joined(separator: ", ")))")
-            }
-            set.insert(trigger)
+        do {
+            return try triggers.map(AnalysisOptions.triggers)
+        } catch {
+            throw ValidationError("--triggers: \(error)")
         }
-        return set
     }
 
     /// Sensitivity overrides from `--sensitivity`.
-    func parsedSensitivities() throws -> (all: Sensitivity?, perTrigger: [EventTriggerType: Sensitivity]) {
-        var all: Sensitivity?
-        var per: [EventTriggerType: Sensitivity] = [:]
-        for text in sensitivities {
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            let levelText = parts.count == 2 ? parts[1] : parts[0]
-            guard let level = Int(levelText), (1...10).contains(level) else {
-                throw ValidationError("--sensitivity \(text): the level must be a whole number from 1 to 10")
-            }
-            if parts.count == 2 {
-                guard let trigger = EventTriggerType(rawValue: parts[0]), trigger.isSound else {
-                    throw ValidationError("--sensitivity \(text): '\(parts[0])' is not a sound trigger")
-                }
-                per[trigger] = Sensitivity(level)
-            } else {
-                all = Sensitivity(level)
-            }
+    func parsedSensitivities() throws -> AnalysisOptions.SensitivityOverrides {
+        do {
+            return try AnalysisOptions.sensitivities(sensitivities)
+        } catch {
+            throw ValidationError("--sensitivity \(error)")
         }
-        return (all, per)
     }
 
     func run() throws {
@@ -171,14 +150,8 @@ struct AnalyzeCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         for warning in loaded.warnings { Self.stderr("warning: \(warning)") }
-        var settings = loaded.settings
-        let overrides = try parsedSensitivities()
-        if let all = overrides.all { settings.defaultSensitivity = all }
-        settings.sensitivity.merge(overrides.perTrigger) { _, new in new }
-        settings.models = try modelOptions.loadOrExit()
-        var policy = loaded.policy
-        if let only = try parsedTriggers() { policy = policy.narrowed(to: only) }
-        let plan = AnalysisPlan(policy: policy, settings: settings, explain: explain)
+        var plan = AnalysisOptions.plan(for: loaded, sensitivities: try parsedSensitivities(), triggers: try parsedTriggers(), explain: explain)
+        plan.settings.models = try modelOptions.loadOrExit()
         if frames != nil || video != nil {
             try runVideo(plan: plan, device: loaded.device, limits: try inputLimits.limits)
             return
@@ -187,56 +160,40 @@ struct AnalyzeCommand: ParsableCommand {
         var (recordings, problems) = InputDiscovery.expand(inputs)
         if let out { try Self.checkOwnership(of: out, for: recordings) }
         if let shard { recordings = recordings.filter { shard.contains($0.displayName) } }
-        let outputFormat = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
-        let output = OutputSink(format: outputFormat)
-        var failures = 0
-        for problem in problems {
-            failures += 1
-            Self.stderr("error: \(problem)")
-            output.emit([RecordEncoder.json(AnalysisRecord(file: problem.path, content: .error(kind: "unreadable", message: problem.description)))])
-        }
+        let run = AnalysisRun(sinks: try makeSinks(), messages: Self.stderr)
+        run.report(problems)
         if recordings.isEmpty && problems.isEmpty {
             Self.stderr("warning: no audio files found in \(inputs.joined(separator: ", "))\(shard.map { " (shard \($0.index)/\($0.count))" } ?? "")")
         }
-        if let out {
-            do {
-                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            } catch {
-                throw ValidationError("--out \(out): cannot create directory: \(error.localizedDescription)")
-            }
-        }
-
         let batch = BatchAnalysis(
             plan: plan, limits: try inputLimits.limits, jobs: jobs ?? availableCores, outputDirectory: out, force: force,
             drawReport: !noReport, runFingerprint: BatchAnalysis.runFingerprint(device: loaded.device, plan: plan, report: !noReport))
         let totalSeconds = noProgress ? 0 : recordings.reduce(0.0) { $0 + Self.declaredDuration($1.path) }
         let bar = ProgressBar(totalSeconds: totalSeconds, totalItems: recordings.count, enabled: !noProgress)
-        let counters = BatchCounters()
-        let summary = batch.run(recordings, progress: bar) { result in
-            bar.clear()
-            if result.summary.failed || result.writeError != nil { counters.failed += 1 }
-            if result.resumed { counters.resumed += 1 }
-            for message in result.summary.errors { Self.stderr("error: \(message)") }
-            for message in result.summary.warnings { Self.stderr("warning: \(result.recording.displayName): \(message)") }
-            if let writeError = result.writeError { Self.stderr("error: \(writeError)") }
-            output.emit(result.records)
-        }
+        run.analyze(recordings, with: batch, progress: bar)
         bar.finish()
-        output.close()
-        failures += counters.failed
-        if let out {
-            do {
-                try RecordingOutputWriter.atomicWrite(summary.jsonValue.serialized(.pretty) + "\n", to: (out as NSString).appendingPathComponent("summary.json"))
-                try RecordingOutputWriter.atomicWrite(summary.tsv, to: (out as NSString).appendingPathComponent("summary.tsv"))
-            } catch {
-                failures += 1
-                Self.stderr("error: \(error)")
+        run.finish()
+        if run.resumed > 0 {
+            Self.stderr("resumed: \(run.resumed) of \(recordings.count) recordings were already complete in \(out ?? "") (use --force to redo them)")
+        }
+        if run.failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
+    }
+
+    /// The sinks of `--format` and `--out` (whose directory is created here).
+    func makeSinks() throws -> [any EventSink] {
+        let sink: any EventSink =
+            switch format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl) {
+            case .jsonl: JSONLinesSink()
+            case .tsv: TSVSink()
+            case .table: TableSink()
             }
+        guard let out else { return [sink] }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("--out \(out): cannot create directory: \(error.localizedDescription)")
         }
-        if counters.resumed > 0 {
-            Self.stderr("resumed: \(counters.resumed) of \(recordings.count) recordings were already complete in \(out ?? "") (use --force to redo them)")
-        }
-        if failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
+        return [sink, OutputFolderSink(directory: out)]
     }
 
     /// Checks that `--out` can take the results of `recordings` (every input, before sharding);
@@ -254,42 +211,7 @@ struct AnalyzeCommand: ParsableCommand {
         (try? AudioFileReader(path: path, blockFrames: 1))?.declaredDuration ?? 0
     }
 
-    static func stderr(_ line: String) {
+    @Sendable static func stderr(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }
-
-/// Counts kept by the ordered emit callback (called one at a time).
-final class BatchCounters: @unchecked Sendable {
-    var failed = 0
-    var resumed = 0
-}
-
-/// Writes records (in their JSON form) to stdout in the chosen format. JSON Lines and TSV stream
-/// per recording; the table is printed once at the end. Called one recording at a time.
-final class OutputSink: @unchecked Sendable {
-    let format: AnalyzeCommand.Format
-    private var tableRecords: [JSONValue] = []
-
-    init(format: AnalyzeCommand.Format) { self.format = format }
-
-    func emit(_ records: [JSONValue]) {
-        switch format {
-        case .jsonl:
-            var text = ""
-            for r in records { text += r.serialized(.compact) + "\n" }
-            FileHandle.standardOutput.write(Data(text.utf8))
-        case .tsv:
-            var text = ""
-            for r in records { if let line = RecordEncoder.tsvLine(r) { text += line + "\n" } }
-            FileHandle.standardOutput.write(Data(text.utf8))
-        case .table:
-            tableRecords += records
-        }
-    }
-
-    func close() {
-        if format == .table { FileHandle.standardOutput.write(Data(RecordEncoder.table(tableRecords).utf8)) }
-    }
-}
-

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VigilCore
 import VigilDevice
+import VigilPipeline
 
 /// `vigil device`: device files.
 struct DeviceCommand: ParsableCommand {
@@ -37,48 +38,19 @@ struct DeviceCommand: ParsableCommand {
                 report = try LoadedDevice.report(path: file, limits: inputLimits.limits)
             } catch let failure as DeviceLoadFailure {
                 if json {
-                    for p in failure.problems {
-                        print(JSONValue.object(["type": "problem", "path": "", "reason": .string(p)]).serialized())
-                    }
-                    print(JSONValue.object(["type": "result", "file": .string(file), "valid": false]).serialized())
+                    FileHandle.standardOutput.write(Data(DeviceValidationOutput.jsonLines(failure, file: file).utf8))
                 } else {
                     FileHandle.standardError.write(Data(failure.description.utf8))
                 }
                 throw ExitCode(ExitStatus.usage)
             }
-            if json {
-                for p in report.problems {
-                    var members: [(String, JSONValue)] = [("type", "problem"), ("path", .string(p.path)), ("reason", .string(p.reason))]
-                    if let status = p.status { members.append(("status", .string(status.rawValue))) }
-                    print(JSONValue.object(JSONObject(members)).serialized())
-                }
-                for w in report.warnings {
-                    print(JSONValue.object(["type": "warning", "path": .string(w.path), "reason": .string(w.message)]).serialized())
-                }
-                print(
-                    JSONValue.object([
-                        "type": "result", "file": .string(file), "valid": .bool(report.isValid),
-                        "problems": .number(Double(report.problems.count)), "warnings": .number(Double(report.warnings.count)),
-                    ]).serialized())
-            } else {
-                for w in report.warnings { FileHandle.standardError.write(Data("warning: \(file): \(w)\n".utf8)) }
-                if let device = report.device, report.isValid {
-                    let zones = device.zoneManagement.zones.count
-                    let triggers = device.zoneManagement.triggers.count
-                    print(
-                        "\(file): valid device \"\(device.name)\": \(zones) zone\(zones == 1 ? "" : "s"), \(triggers) zone trigger\(triggers == 1 ? "" : "s"), recording mode \(device.recordingModes.selectedMode.recordingMode.rawValue), \(device.eventTriggers.enabled.count) triggers enabled"
-                    )
-                } else {
-                    var text = "\(file): invalid device file (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")):\n"
-                    for p in report.problems { text += "  \(p)\(p.status.map { " [\($0.rawValue)]" } ?? "")\n" }
-                    FileHandle.standardError.write(Data(text.utf8))
-                }
-            }
+            let output = json ? (stdout: DeviceValidationOutput.jsonLines(report, file: file), stderr: "") : DeviceValidationOutput.text(report, file: file)
+            FileHandle.standardError.write(Data(output.stderr.utf8))
+            FileHandle.standardOutput.write(Data(output.stdout.utf8))
             if !report.isValid { throw ExitCode(ExitStatus.usage) }
         }
     }
 
-    /// `vigil device init`.
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the built-in default device as a device file.",

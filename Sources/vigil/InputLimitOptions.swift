@@ -1,5 +1,6 @@
 import ArgumentParser
 import VigilCore
+import VigilPipeline
 
 /// The `--max-*` options shared by the commands that read outside input; each sets one
 /// ``InputLimits`` value (defaults and errors in docs/RELIABILITY.md).
@@ -50,3 +51,4 @@ struct InputLimitOptions: ParsableArguments {
 
     func validate() throws { _ = try limits }
 }
+extension InputShard: ExpressibleByArgument {}

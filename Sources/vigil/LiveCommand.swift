@@ -2,11 +2,8 @@ import ArgumentParser
 import Foundation
 import VigilControl
 import VigilCore
-import VigilDetectors
-import VigilDevice
-import VigilImaging
 import VigilLive
-import VigilSynth
+import VigilPipeline
 
 /// `vigil live`: the live event generator with its HTTP API.
 struct LiveCommand: ParsableCommand {
@@ -174,12 +171,7 @@ struct LiveCommand: ParsableCommand {
     func run() throws {
         let (host, port) = LiveServerConfiguration.parseListen(listen)!
         var token: String?
-        if let tokenFile {
-            guard let data = FileManager.default.contents(atPath: tokenFile) else { fail("--token-file \(tokenFile): cannot read file") }
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty else { fail("--token-file \(tokenFile): the file is empty") }
-            token = text
-        }
+        do { token = try tokenFile.map(LiveServerConfiguration.token(fromFile:)) } catch { fail("--token-file \(error)") }
         let configuration = LiveServerConfiguration(
             host: host, port: port, token: token, maxBodySize: maxBodySize, maxBodyDepth: maxBodyDepth,
             requestTimeout: .milliseconds(Int64(requestTimeout * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
@@ -199,9 +191,9 @@ struct LiveCommand: ParsableCommand {
         var settings = loadedDevice.settings
         do { settings.models = try modelOptions.load() } catch { fail("\(error)") }
 
-        let mediaSource: any LiveMediaSource
+        let mediaSource: any MediaSource
         do {
-            mediaSource = try makeSource(limits: limits)
+            mediaSource = try MediaSourceOpener.open(source, rawPCMRate: rate, channels: channels, limits: limits)
         } catch let failure as ScenarioLoadFailure {
             fail(failure.description)
         } catch {
@@ -211,47 +203,26 @@ struct LiveCommand: ParsableCommand {
         let metrics = LiveMetrics()
         let hub = EventHub(clientBufferCapacity: clientBuffer, metrics: metrics)
         let controller = DeviceController(device: loadedDevice.device)
-        let output = StdoutLineWriter(enabled: !quiet)
-        let session: LiveSession
-        if let audioSource = mediaSource as? any LiveAudioSource {
-            session = LiveSession(
-                sampleRate: audioSource.sampleRate, sourceName: audioSource.name, device: controller, settings: settings,
-                explain: explain, hub: hub, metrics: metrics, onRecord: { output.write($0.line) })
-        } else {
-            session = LiveSession(
-                videoSourceName: mediaSource.name, device: controller, explain: explain, hub: hub, metrics: metrics,
-                onRecord: { output.write($0.line) })
-        }
+        let stdout = JSONLinesSink()
+        let sinks: [any EventSink] = quiet ? [] : [stdout]
+        let session =
+            (mediaSource as? any AudioSource).map {
+                LiveSession(
+                    sampleRate: $0.sampleRate, sourceName: $0.name, device: controller, settings: settings, explain: explain, hub: hub,
+                    metrics: metrics, sinks: sinks)
+            }
+            ?? LiveSession(videoSourceName: mediaSource.name, device: controller, explain: explain, hub: hub, metrics: metrics, sinks: sinks)
         let runner = LiveRunner(
             session: session, source: mediaSource,
             options: LiveRunner.Options(
                 speed: source == "-" ? 0 : speed, loop: loop, blockDuration: blockMs / 1000, maxMediaTime: stopAfter))
-        let server = LiveServer(session: session, configuration: configuration)
-        let measure = measureLatency
-        let lingerAfterEnd = linger
-
-        let status = LiveCommandRun.block {
-            await LiveCommandRun.serve(server: server, runner: runner, host: host, measure: measure, linger: lingerAfterEnd, output: output)
+        let service = LiveService(
+            server: LiveServer(session: session, configuration: configuration), runner: runner, host: host, measure: measureLatency,
+            linger: linger, report: stdout)
+        switch service.runGroupBlocking() {
+        case .finished: Foundation.exit(ExitStatus.success)
+        case .sourceFailed: Foundation.exit(ExitStatus.someInputsFailed)
+        case .cannotListen: Foundation.exit(ExitStatus.usage)
         }
-        Foundation.exit(status)
-    }
-
-    private func makeSource(limits: InputLimits) throws -> any LiveMediaSource {
-        if source == "-" {
-            if let rate { return StdinPCMSource(sampleRate: rate, channels: channels, maxDuration: limits.maxAudioDuration) }
-            do {
-                return try Y4MVideoSource(path: "-", limits: ImageLimits(limits))
-            } catch {
-                throw SourceReadError(reason: "\(error) (raw PCM on stdin needs --rate)")
-            }
-        }
-        if source.lowercased().hasSuffix(".json") {
-            let loaded = try ScenarioLoader.load(path: source, limits: limits)
-            return ScenarioSource(renderer: try ScenarioRenderer(scenario: loaded.scenario, clips: loaded.clips), name: source)
-        }
-        if source.lowercased().hasSuffix(".y4m") {
-            return try Y4MVideoSource(path: source, limits: ImageLimits(limits))
-        }
-        return try FileAudioSource(path: source, limits: limits)
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import VigilCore
-import VigilLearning
+import VigilInference
 
 /// A `--model LABEL=FILE` that could not be used: the file and the reason.
 struct ModelLoadFailure: Error, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import VigilLearning
+import VigilTraining
 
 /// The PROVENANCE.tsv of a labeled data set (which source clips went into each file): the one named
 /// by `--provenance`, or else the one beside LABELS.tsv when it exists. `vigil train` groups the

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import VigilAnalysis
-import VigilCore
+import VigilPipeline
 
 /// `vigil summary`: run summaries.
 struct SummaryCommand: ParsableCommand {
@@ -34,29 +34,17 @@ struct SummaryCommand: ParsableCommand {
         func run() throws {
             var parts: [RunSummary] = []
             for argument in summaries {
-                var isDirectory: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
-                let path = isDirectory.boolValue ? (argument as NSString).appendingPathComponent("summary.json") : argument
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw ValidationError("\(path): cannot read summary")
-                }
-                let json: JSONValue
                 do {
-                    json = try JSONValue.parse(data)
+                    parts.append(try RecordingOutputWriter.readSummary(argument))
                 } catch {
-                    throw ValidationError("\(path): not JSON: \(error)")
+                    throw ValidationError(error.description)
                 }
-                guard let summary = RunSummary(json: json) else {
-                    throw ValidationError("\(path): not a vigil summary.json (missing or malformed \"files\")")
-                }
-                parts.append(summary)
             }
             let (merged, duplicates) = RunSummary.merge(parts)
             for file in duplicates { AnalyzeCommand.stderr("warning: \(file) appears in more than one summary; the last one is kept") }
             if let out {
                 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-                try RecordingOutputWriter.atomicWrite(merged.jsonValue.serialized(.pretty) + "\n", to: (out as NSString).appendingPathComponent("summary.json"))
-                try RecordingOutputWriter.atomicWrite(merged.tsv, to: (out as NSString).appendingPathComponent("summary.tsv"))
+                try RecordingOutputWriter.writeSummary(merged, to: out)
             } else {
                 print(merged.jsonValue.serialized(.pretty))
             }

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
 import VigilAudioIO
-import VigilCore
-import VigilSynth
+import VigilPipeline
 
 /// `vigil synth`: renders a labelled scenario to an audio file and a labels TSV.
 struct SynthCommand: ParsableCommand {
@@ -53,40 +52,7 @@ struct SynthCommand: ParsableCommand {
             FileHandle.standardError.write(Data("vigil synth: \(error)\n".utf8))
             Foundation.exit(ExitStatus.usage)
         }
-        let scene = loaded.scenario
-        var renderer = try ScenarioRenderer(scenario: scene, clips: loaded.clips)
-        let writer = try AudioFileStreamWriter(
-            path: out, channels: 1, sampleRate: scene.sampleRate, format: AudioFileWriter.Format.forPath(out)!)
-        let progress = ProgressBar(totalSeconds: scene.duration, totalItems: 1, itemName: "scenes", enabled: !noProgress)
-        var rendered = 0.0
-        let block = max(1, scene.sampleRate)
-        while !renderer.isFinished {
-            try writer.append(renderer.next(maxSamples: block))
-            progress.add(mediaSeconds: renderer.time - rendered, label: out)
-            rendered = renderer.time
-        }
-        try writer.close()
-        progress.finish()
-        let sceneLabels = scene.labels(clipDurations: loaded.clipDurations)
-        let fileName = URL(fileURLWithPath: out).lastPathComponent
-        if let labels {
-            let text = sceneLabels.map { "\(fileName)\t\(DecimalText.fixed($0.onset, places: 3))\t\(DecimalText.fixed($0.offset, places: 3))\t\($0.label)\n" }.joined()
-            try Data(text.utf8).write(to: URL(fileURLWithPath: labels))
-        }
-        var output = ""
-        for label in sceneLabels {
-            let line: JSONValue = [
-                "v": 1, "type": "label", "file": .string(fileName), "onset": .number((label.onset * 1000).rounded() / 1000),
-                "offset": .number((label.offset * 1000).rounded() / 1000), "label": .string(label.label),
-            ]
-            output += line.serialized(.compact) + "\n"
-        }
-        let summary: JSONValue = [
-            "v": 1, "type": "synth", "file": .string(fileName), "out": .string(out), "labels": labels.map(JSONValue.string) ?? .null,
-            "sampleRate": .number(Double(scene.sampleRate)), "duration": .number(scene.duration), "seed": .number(Double(scene.seed)),
-            "labelCount": .number(Double(sceneLabels.count)),
-        ]
-        output += summary.serialized(.compact) + "\n"
+        let output = try loaded.render(to: out, labels: labels, progress: !noProgress)
         FileHandle.standardOutput.write(Data(output.utf8))
     }
 }

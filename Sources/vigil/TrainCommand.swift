@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import VigilAudioIO
 import VigilCore
-import VigilLearning
+import VigilPipeline
+import VigilTraining
 
 /// `vigil train`: trains a learned sound detector's model reproducibly.
 struct TrainCommand: ParsableCommand {
@@ -93,13 +94,16 @@ struct TrainCommand: ParsableCommand {
     @Flag(help: "Do not show the progress bar.")
     var noProgress = false
 
-    static let trainable = ["dogBark", "glassBreak", "personTalking"]
-
     var resolvedLabel: String { label ?? ((out as NSString).lastPathComponent as NSString).deletingPathExtension }
 
+    /// The label to train (validated: one with a ``SoundModelRecipe``).
+    var trigger: EventTriggerType { EventTriggerType(rawValue: resolvedLabel)! }
+
     func validate() throws {
-        guard Self.trainable.contains(resolvedLabel) else {
-            throw ValidationError("cannot train '\(resolvedLabel)': give --label dogBark, glassBreak or personTalking (or name --out after it)")
+        guard let trigger = EventTriggerType(rawValue: resolvedLabel), SoundModelRecipe.trainable.contains(trigger) else {
+            let names = SoundModelRecipe.trainable.map(\.rawValue)
+            throw ValidationError(
+                "cannot train '\(resolvedLabel)': give --label \(names.dropLast().joined(separator: ", ")) or \(names.last!) (or name --out after it)")
         }
         if let copies, copies < 0 || copies > 10 { throw ValidationError("--copies must be 0...10") }
         for path in negatives {
@@ -125,183 +129,61 @@ struct TrainCommand: ParsableCommand {
     }
 
     func run() throws {
-        let label = resolvedLabel
         guard let labelText = FileManager.default.contents(atPath: labels).map({ String(decoding: $0, as: UTF8.self) }) else {
             throw ValidationError("--labels \(labels): cannot read file")
         }
-        var annotations = DevelopmentSet.parseLabels(labelText)
-        let provenanceRows = try ProvenanceFile.rows(named: provenance, labels: labels) ?? []
-
-        let (recordings, _) = InputDiscovery.expand([audioDir])
+        let annotations = DevelopmentSet.parseLabels(labelText)
+        let recordings = InputDiscovery.expand([audioDir]).recordings
         guard !recordings.isEmpty else { throw ValidationError("\(audioDir): no audio files") }
-        guard annotations.contains(where: { $0.label == label }) else { throw ValidationError("\(labels): no '\(label)' events") }
-        let bar = ProgressBar(totalSeconds: 0, totalItems: recordings.count, itemName: "files", enabled: !noProgress)
-        var audio: [String: (samples: [Float], rate: Double)] = [:]
-        var features: [RecordingFeatures] = []
-        var durations: [String: Double] = [:]
-        for recording in recordings {
-            do {
-                let decoded = try Self.decode(recording.path)
-                audio[recording.displayName] = decoded
-                durations[recording.displayName] = Double(decoded.samples.count) / decoded.rate
-                features.append(
-                    SoundModelTrainer.extractFeatures(name: recording.displayName, samples: decoded.samples, sampleRate: decoded.rate))
-            } catch {
-                bar.clear()
-                AnalyzeCommand.stderr("warning: \(error); left out of training")
-            }
-            bar.itemDone(label: recording.displayName)
+        guard annotations.contains(where: { $0.label == trigger.rawValue }) else {
+            throw ValidationError("\(labels): no '\(trigger.rawValue)' events")
         }
-        bar.finish()
-        let files = features.map(\.name)
-        let validation = DevelopmentSet.validationFiles(provenance: provenanceRows, files: files, annotations: annotations, durations: durations)
-        let voiceBackground = DevelopmentSet.voiceBackground(provenance: provenanceRows)
-        for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed)
-        where SoundModelTrainer.usesSyntheticConfusers(label) || !SoundModelTrainer.isSyntheticConfuser(name) {
-            features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
-        }
-        // Extra negatives: training only (their names carry SoundModelTrainer.extraNegativePrefix).
-        let extraNegativeFeatures = Self.extraFeatures(InputDiscovery.expand(negatives).recordings, SoundModelTrainer.extraNegativeFeatures)
-        features += extraNegativeFeatures
-        let extraNegatives = extraNegativeFeatures.count
-        // Extra labeled recordings: training only (their names and events carry SoundModelTrainer.extraPositivePrefix).
-        var extraPositives = 0
+        var training = TrainingRun(
+            trigger: trigger, recordings: Self.trainingRecordings(recordings), annotations: annotations, seed: seed, modelPath: out,
+            audioDirectory: audioDir, labelsPath: labels)
+        training.provenance = try ProvenanceFile.rows(named: provenance, labels: labels) ?? []
+        training.copies = copies
+        training.negatives = Self.trainingRecordings(InputDiscovery.expand(negatives).recordings)
+        training.negativeSource = negatives.joined(separator: ", ")
         if let positives {
-            let extra = try Self.extraPositives(positives, label: label)
-            let extraPositiveFeatures = Self.extraFeatures(extra.recordings, SoundModelTrainer.extraPositiveFeatures)
-            features += extraPositiveFeatures
-            extraPositives = extraPositiveFeatures.count
-            annotations += SoundModelTrainer.extraPositiveEvents(extra.events)
+            let extra = try Self.extraPositives(positives, label: trigger.rawValue)
+            training.positives = (Self.trainingRecordings(extra.recordings), extra.events, positives)
         }
-        // Clip-labelled recordings: training only; of the label's clips only the active parts are taught.
-        let options = TrainingOptions(label: label)
-        var clipByName: [String: TrainingClip] = [:]
-        // Every listed clip, for the cross-validation folds (the same folds for every label).
-        var listedClips: [String: TrainingClip] = [:]
-        var clipEvents = 0
         if let clips {
-            let list = try Self.clipList(clips)
-            for clip in list { listedClips[TrainingClip.namePrefix + clip.filename] = clip }
-            let clipBar = ProgressBar(totalSeconds: 0, totalItems: list.count, itemName: "clips", enabled: !noProgress)
-            for clip in list {
-                defer { clipBar.itemDone(label: clip.filename) }
-                // Voices in the background are not a negative for personTalking: such clips are left out.
-                if clip.voices && label == "personTalking" { continue }
-                do {
-                    let decoded = try Self.decode(Self.clipAudioPath(clips, clip))
-                    let rec = SoundModelTrainer.extractFeatures(
-                        name: TrainingClip.namePrefix + clip.filename, samples: decoded.samples, sampleRate: decoded.rate)
-                    features.append(rec)
-                    clipByName[rec.name] = clip
-                    if clip.label == label {
-                        let events = SoundModelTrainer.activityEvents(rec, label: label, minimumActivity: options.positiveActivity)
-                        annotations += events
-                        clipEvents += events.count
-                    }
-                } catch {
-                    clipBar.clear()
-                    AnalyzeCommand.stderr("warning: \(error); left out of training")
-                }
-            }
-            clipBar.finish()
+            training.clips = (try Self.clipList(clips), { Self.clipAudioPath(clips, $0) }, clips)
         }
-        let partlyLabelled = Set(clipByName.filter { $0.value.label == label }.keys)
-        let augmentCopies = copies ?? (label == "glassBreak" ? 2 : 0)
-        var crossValidation: CrossValidationReport?
-        if crossValidate {
-            crossValidation = Self.crossValidate(
-                label: label, recordings: features, audio: audio, devFiles: files, provenance: provenanceRows, annotations: annotations,
-                durations: durations, clips: listedClips, voiceBackground: voiceBackground, copies: augmentCopies, folds: folds, seed: seed,
-                options: options)
-            print(crossValidation!.markdownTable, terminator: "")
-        }
-        if augmentCopies > 0 {
-            let annotated = Set(annotations.map(\.file))
-            let pool = files.filter { !annotated.contains($0) && !validation.contains($0) && !voiceBackground.files.contains($0) }
-            var rng = SplitMix64(seed: seed)
-            for name in files where !validation.contains(name) && !pool.isEmpty {
-                for k in 1...augmentCopies {
-                    let bg = pool[rng.nextIndex(below: pool.count)]
-                    let snr = 20 * rng.nextUnit()
-                    let gain = -15 + 20 * rng.nextUnit()
-                    let background = audio[bg]!.samples
-                    let offset = rng.nextIndex(below: max(1, background.count))
-                    let source = audio[name]!
-                    let mixed = bg == name ? source.samples : SoundModelTrainer.augmented(source.samples, background: background, snrDB: snr, gainDB: gain, offset: offset)
-                    features.append(SoundModelTrainer.extractFeatures(name: "\(name)#\(k)", samples: mixed, sampleRate: source.rate))
-                }
+        training.crossValidationFolds = crossValidate ? folds : nil
+        training.embeddedIn = embed
+        var bar: ProgressBar?
+        let result = try training.run { event in
+            switch event {
+            case .started(let count, let itemName):
+                bar = ProgressBar(totalSeconds: 0, totalItems: count, itemName: itemName, enabled: !noProgress)
+            case .itemDone(let name): bar?.itemDone(label: name)
+            case .finished: bar?.finish()
+            case .warning(let text), .fold(let text):
+                bar?.clear()
+                AnalyzeCommand.stderr(text)
             }
         }
-        // The data are identified by their hash, not by a date: a file's modification time changes
-        // when the same data are copied, and the model file would then differ.
-        var metadata: [(String, JSONValue)] = [
-            ("dataHash", .string("fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations))),
-            ("data", .string("\((audioDir as NSString).lastPathComponent) (\(files.count) files)")),
-            ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
-        ]
-        if extraNegatives > 0 {
-            metadata += [
-                ("extraNegativeFiles", .number(Double(extraNegatives))),
-                ("extraNegativeSource", .string("\(extraNegatives) files from \(negatives.joined(separator: ", "))")),
-            ]
-        }
-        if extraPositives > 0 {
-            metadata += [
-                ("extraPositiveFiles", .number(Double(extraPositives))),
-                ("extraPositiveSource", .string("\(extraPositives) files from \(positives ?? "")")),
-            ]
-        }
-        if !clipByName.isEmpty {
-            let source = "\(clipByName.count) clips from \(clips ?? "") (\(partlyLabelled.count) of the label, \(clipEvents) activity regions)"
-            metadata += [("clipFiles", .number(Double(clipByName.count))), ("clipSource", .string(source))]
-        }
-        if let crossValidation { metadata.append(("crossValidation", crossValidation.json)) }
-        let (model, figures) = SoundModelTrainer.train(
-            label: label, recordings: features, annotations: annotations, validation: validation, voiceBackground: voiceBackground,
-            seed: seed, options: options, metadata: metadata, partlyLabelled: partlyLabelled)
-        try RecordingOutputWriter.atomicWrite(model.fileText, to: out)
-        let card = SoundModelCard.markdown(
-            model: model, figures: figures, provenance: provenanceRows, validation: validation,
-            trainingFileCount: files.count - validation.count,
-            data: SoundModelCard.TrainingData(
-                modelPath: out, embeddedIn: embed, recordings: audioDir, labels: labels, fileCount: files.count,
-                seconds: files.reduce(0) { $0 + durations[$1]! },
-                eventCount: annotations.filter { $0.label == label && durations[$0.file] != nil }.count),
-            weaknesses: [], crossValidation: crossValidation)
-        try RecordingOutputWriter.atomicWrite(card, to: ((out as NSString).deletingPathExtension) + ".md")
+        if let crossValidation = result.crossValidation { print(crossValidation.markdownTable, terminator: "") }
+        try RecordingOutputWriter.atomicWrite(result.model.fileText, to: out)
+        try RecordingOutputWriter.atomicWrite(result.card, to: ((out as NSString).deletingPathExtension) + ".md")
         if let embed {
             let directory = (out as NSString).deletingLastPathComponent
-            var models: [(label: String, text: String)] = []
-            for name in Self.trainable {
-                let path = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent("\(name).json")
-                if let data = FileManager.default.contents(atPath: path) { models.append((name, String(decoding: data, as: UTF8.self))) }
+            var models: [(name: String, text: String)] = []
+            for trainable in SoundModelRecipe.trainable {
+                let path = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent("\(trainable.rawValue).json")
+                if let data = FileManager.default.contents(atPath: path) { models.append((path, String(decoding: data, as: UTF8.self))) }
             }
-            try RecordingOutputWriter.atomicWrite(SoundModelTrainer.embeddedModelsSource(models), to: embed)
+            try RecordingOutputWriter.atomicWrite(EmbeddedModelsSource.render(files: models), to: embed)
         }
-        var members: [(String, JSONValue)] = [
-            ("type", "trained"), ("label", .string(label)), ("out", .string(out)), ("files", .number(Double(files.count))),
-            ("validationFiles", .number(Double(validation.count))), ("eventF1", .number(figures.event.f1.isFinite ? figures.event.f1 : 0)),
-            ("segmentF1", .number(figures.segment.f1.isFinite ? figures.segment.f1 : 0)),
-            ("falseAlarmsPerHour", .number(figures.falseAlarmsPerHour.isFinite ? figures.falseAlarmsPerHour : 0)),
-        ]
-        if let crossValidation { members.append(("crossValidation", crossValidation.json)) }
-        print(JSONValue.object(JSONObject(members)).serialized())
+        print(result.summary(modelPath: out).serialized())
     }
 
-    /// Features of extra training recordings made by `extract` (named by their display name); a file that
-    /// cannot be decoded is left out with a warning naming it.
-    static func extraFeatures(
-        _ recordings: [InputRecording], _ extract: (String, [Float], Double) -> RecordingFeatures
-    ) -> [RecordingFeatures] {
-        recordings.compactMap { recording in
-            do {
-                let decoded = try decode(recording.path)
-                return extract(recording.displayName, decoded.samples, decoded.rate)
-            } catch {
-                AnalyzeCommand.stderr("warning: \(error); left out of training")
-                return nil
-            }
-        }
+    /// The recordings found by ``InputDiscovery`` as the training run names them.
+    static func trainingRecordings(_ recordings: [InputRecording]) -> [TrainingRecording] {
+        recordings.map { TrainingRecording(path: $0.path, name: $0.displayName) }
     }
 
     /// The audio files and events of a `--positives` directory; a usage error names the directory or
@@ -352,10 +234,5 @@ struct TrainCommand: ParsableCommand {
 
     static func clipAudioPath(_ directory: String, _ clip: TrainingClip) -> String {
         ((directory as NSString).appendingPathComponent("audio") as NSString).appendingPathComponent(clip.filename)
-    }
-
-    static func decode(_ path: String) throws -> (samples: [Float], rate: Double) {
-        let (samples, rate) = try AudioFileReader.readAllMono(path: path)
-        return (samples, Double(rate))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VigilPipeline
 
 /// The `vigil` command: finds the events a home security camera or doorbell would report.
 @main
@@ -32,11 +33,6 @@ struct VigilCommand: ParsableCommand {
             exit(withError: error)
         }
     }
-}
-
-/// The tool's version.
-enum VigilVersion {
-    static let string = "0.1.0"
 }
 
 /// Documented exit codes.

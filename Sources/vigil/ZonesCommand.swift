@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VigilDevice
 import VigilImaging
+import VigilPipeline
 import VigilVision
 
 /// `vigil zones`: zone tools.
@@ -43,21 +44,10 @@ struct ZonesCommand: ParsableCommand {
                 FileHandle.standardError.write(Data(failure.description.utf8))
                 throw ExitCode(ExitStatus.usage)
             }
-            guard let data = FileManager.default.contents(atPath: frame) else {
-                AnalyzeCommand.stderr("error: \(frame): cannot read the frame")
-                throw ExitCode(ExitStatus.someInputsFailed)
-            }
             do {
-                let image = try PNGCodec.decode([UInt8](data), source: frame)
-                let overlay = ZoneOverlay(device: loaded.device)
-                let drawn = overlay.render(image, labels: !noLabels)
-                let bytes = try PNGCodec.encode(drawn, destination: out)
-                try Data(bytes).write(to: URL(fileURLWithPath: out))
-            } catch let error as PNGError {
-                AnalyzeCommand.stderr("error: \(error)")
-                throw ExitCode(ExitStatus.someInputsFailed)
+                try ZoneOverlayFile.draw(device: loaded.device, frame: frame, out: out, labels: !noLabels)
             } catch {
-                AnalyzeCommand.stderr("error: \(out): cannot write: \(error.localizedDescription)")
+                AnalyzeCommand.stderr("error: \(error)")
                 throw ExitCode(ExitStatus.someInputsFailed)
             }
         }

@@ -3,6 +3,7 @@ import Testing
 import VigilAudioIO
 import VigilCore
 import VigilSynth
+import VigilTestSupport
 
 /// A fresh temporary directory.
 func temporaryDirectory() throws -> URL {

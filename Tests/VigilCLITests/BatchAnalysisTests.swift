@@ -3,6 +3,7 @@ import Testing
 import VigilAudioIO
 import VigilCore
 import VigilSynth
+import VigilTestSupport
 
 /// A directory of `count` short recordings with a loud burst each, in two subfolders.
 func makeRecordings(count: Int, seconds: Double = 4, in dir: URL) throws {

@@ -3,6 +3,7 @@ import Testing
 import VigilAudioIO
 import VigilCore
 import VigilSynth
+import VigilTestSupport
 
 /// Where the shared development data lives (../shared/data beside the package), if present.
 let sharedDevDirectory = CommandRunner.packageRoot.appendingPathComponent("../shared/data/dev").standardizedFileURL

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+import VigilTestSupport
 
 /// ../shared/data/motion beside the package (real footage with per-pixel ground truth), if present.
 let sharedMotionDirectory = CommandRunner.packageRoot.appendingPathComponent("../shared/data/motion").standardizedFileURL

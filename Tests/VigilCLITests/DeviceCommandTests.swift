@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 import VigilDetectors
+import VigilTestSupport
 
 /// The sample device with `edit` applied, written to a temporary file.
 func writeDevice(_ dir: URL, name: String = "device.json", _ edit: (inout JSONObject) -> Void) throws -> String {

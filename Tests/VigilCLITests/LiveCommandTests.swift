@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VigilTestSupport
 
 @Suite("vigil live")
 struct LiveCommandTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+import VigilTestSupport
 
 /// `Samples/front-door.json` with recording mode number `mode` selected (0 cvr, 1 ebr, 2 etr, 3 images).
 private func frontDoor(mode: Int, in dir: URL) throws -> URL {

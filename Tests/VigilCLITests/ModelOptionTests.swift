@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+import VigilTestSupport
 
 /// `--model LABEL=FILE` of `vigil analyze` (and `vigil live`, `vigil bench accuracy`): a model file
 /// replaces the shipped model of a learned detector for the run.

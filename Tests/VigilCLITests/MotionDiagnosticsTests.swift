@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 import VigilImaging
+import VigilTestSupport
 
 /// Zone 1 (motion) covers grid x 0...900; zone 2 (privacy) the upper right (x 1200...2048, y 0...1000).
 private let diagnosticsDevice = """

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+import VigilTestSupport
 
 /// Samples/front-door.json switched to images recording mode (a snapshot per event).
 private func imagesModeDevice(in dir: URL) throws -> URL {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilAudioIO
+import VigilTestSupport
 
 @Suite("vigil synth")
 struct SynthCommandTests {

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 import VigilAudioIO
 import VigilCore
-import VigilLearning
+import VigilInference
 import VigilSynth
+import VigilTestSupport
+import VigilTraining
 
 /// Not serialized, unlike the other CLI suites: each test trains in its own folder, and the suite's
 /// `vigil train` runs are the longest chain under ThreadSanitizer (about 35 s each), so two at a

@@ -3,6 +3,7 @@ import Testing
 import VigilAnalysis
 import VigilCore
 import VigilImaging
+import VigilTestSupport
 
 /// A device in images mode: zone 1 "Left" (motion, trigger) covers x 0...900, zone 2 "Window"
 /// (privacy) covers the right upper quarter; motion outside zones is not reported (motionZones [1]).
@@ -47,30 +48,6 @@ private func y4m(frames: Int, colour: Bool) -> [UInt8] {
         if colour { bytes += [UInt8](repeating: 128, count: 2 * 80 * 45) }
     }
     return bytes
-}
-
-/// Runs vigil with `stdin` as standard input.
-private func runWithStdin(_ arguments: [String], stdin: URL) throws -> CommandRunner.Result {
-    let process = Process()
-    process.executableURL = CommandRunner.executable
-    process.arguments = arguments
-    process.currentDirectoryURL = CommandRunner.packageRoot
-    let scratch = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = try FileHandle(forReadingFrom: stdin)
-    try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
-    return CommandRunner.Result(
-        status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
 }
 
 @Suite("vigil analyze --video / --frames, vigil zones draw", .serialized)
@@ -123,7 +100,7 @@ struct VideoCommandTests {
         let (dir, device) = try scene()
         let clip = dir.appendingPathComponent("mono.y4m")
         try Data(y4m(frames: 60, colour: false)).write(to: clip)
-        let result = try runWithStdin(["analyze", "--video", "-", "--device", device.path, "--format", "jsonl"], stdin: clip)
+        let result = try CommandRunner.run(["analyze", "--video", "-", "--device", device.path, "--format", "jsonl"], stdin: clip)
         #expect(result.status == 0, "\(result.stderr)")
         try checkMotionRecords(try parseLines(result), file: "stdin")
         #expect(result.stderr.contains("--out"), "images mode without --out should warn")

@@ -1,53 +1,14 @@
 import Foundation
 import Testing
+import VigilTestSupport
 
-/// Runs the built `vigil` executable (beside the test bundle in the build directory).
+/// Runs the built `vigil` executable on the hostile corpus.
 enum VigilProcess {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = CommandRunner.Result
 
-    static var executable: URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("vigil").path) && dir.path != "/" {
-            dir = dir.deletingLastPathComponent()
-        }
-        return dir.appendingPathComponent("vigil")
-    }
-
-    /// Runs `vigil arguments` in the package root; killed after `timeout` seconds (a hang fails the test).
+    /// Runs `vigil arguments` in the package root; stopped after `timeout` seconds (a hang fails the test).
     static func run(_ arguments: [String], timeout: Double = 60) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = HostileServerTests.packageRoot
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-hostile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout")
-        let errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            return Result(status: -1, stdout: "", stderr: "timed out after \(timeout) s")
-        }
-        try out.close()
-        try err.close()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        try CommandRunner.run(arguments, timeout: timeout)
     }
 
     static func corpus(_ name: String) -> String { CorpusEntry.directory.appendingPathComponent(name).path }

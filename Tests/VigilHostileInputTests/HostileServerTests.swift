@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
-import VigilServerTesting
 import Testing
 import VigilControl
 import VigilCore
 import VigilDevice
 import VigilLive
+import VigilPipeline
+import VigilServerTesting
 import VigilSynth
 
 /// The live server under abuse: a flood of malformed requests, 100 concurrent stream clients,

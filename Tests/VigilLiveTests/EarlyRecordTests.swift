@@ -5,6 +5,7 @@ import Testing
 import VigilCore
 import VigilDevice
 import VigilLive
+import VigilPipeline
 import VigilSynth
 
 /// `eventStarted`: an event is announced at confirmation, over SSE, while its activity goes on.

@@ -6,6 +6,7 @@ import VigilCore
 import VigilDetectors
 import VigilDevice
 import VigilLive
+import VigilPipeline
 import VigilSynth
 
 @Suite("Event stream: SSE, WebSocket, live control, fan-out")

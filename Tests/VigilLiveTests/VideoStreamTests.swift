@@ -8,6 +8,7 @@ import VigilDevice
 import VigilFrameIO
 import VigilImaging
 import VigilLive
+import VigilPipeline
 
 /// A small deterministic camera picture: a textured static background and bright squares.
 enum MovingSquares {

@@ -1,0 +1,248 @@
+import Foundation
+import VigilAnalysis
+import VigilAudioIO
+import VigilCore
+import VigilDetectors
+import VigilEvents
+import VigilImaging
+import VigilTraining
+import VigilPipeline
+import VigilReport
+import VigilScoring
+
+/// `vigil bench accuracy`: runs the detectors on labeled recordings (or reads a detection file)
+/// and scores them against the references (sed_eval-compatible event- and segment-based scores,
+/// false alarms per hour, latency), with a note per learned label whose shipped model was
+/// trained on scored files.
+public struct AccuracyBench {
+    /// A bad input of the benchmark (a file that cannot be read or parsed, nothing to score).
+    public struct InputError: Error, CustomStringConvertible {
+        /// What is wrong, naming the file.
+        public var description: String
+    }
+
+    /// Reference annotations (TSV), DCASE style.
+    public var labels: String
+    /// The directory with the recordings.
+    public var audioDirectory: String
+    /// The scoring settings (collar, offsets, segment length).
+    public var settings: AccuracySettings
+    /// Score this detection file instead of running the detectors.
+    public var system: String?
+    /// Write the detectors' output as a TSV detection file.
+    public var writeSystem: String?
+    /// The labeled set's PROVENANCE.tsv rows, if any.
+    public var provenance: [DevelopmentSet.SourceRow]?
+    /// Count voices in voice-background material against personTalking too.
+    public var countVoiceBackground = false
+    /// Print JSON instead of tables.
+    public var json = false
+    /// Also draw a PNG chart of F1 per label here.
+    public var chart: String?
+    /// Recordings analyzed at once.
+    public var jobs: Int
+    /// Show the progress bar.
+    public var showProgress = true
+    /// List every referenced file missing from the audio directory.
+    public var verbose = false
+    /// Models replacing the shipped ones (`--model`).
+    public var models: [EventTriggerType: SoundModel] = [:]
+    /// The labels whose model can be replaced (their training overlap is checked).
+    public var learnedLabels: [EventTriggerType] = []
+
+    /// A benchmark of the recordings in `audioDirectory` against `labels`.
+    public init(labels: String, audioDirectory: String, settings: AccuracySettings, jobs: Int) {
+        self.labels = labels
+        self.audioDirectory = audioDirectory
+        self.settings = settings
+        self.jobs = jobs
+    }
+
+    /// Runs the benchmark: the report goes to `output`, warnings and errors to `messages`.
+    /// Returns the number of failures (unreadable recordings, unwritable outputs).
+    /// - Throws: ``InputError`` when the references, the detection file or the directory cannot be used.
+    public func run(output: (String) -> Void, messages: @escaping @Sendable (String) -> Void) throws -> Int {
+        let reference = try Self.readAnnotations(labels, option: "--labels")
+        var notCounted: [String: VoiceBackground] = [:]
+        if !countVoiceBackground, let rows = provenance {
+            notCounted[EventTriggerType.personTalking.rawValue] = DevelopmentSet.voiceBackground(provenance: rows)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: audioDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw InputError(description: "\(audioDirectory): not a directory")
+        }
+        let (recordings, _) = InputDiscovery.expand([audioDirectory])
+        var failures = 0
+        var durations: [String: Double] = [:]
+        var estimated: [ScoredEvent] = []
+        var confirmation: [ScoredEvent: Double] = [:]
+        let missingFiles = Set(reference.map(\.file)).subtracting(recordings.map(\.displayName)).sorted()
+        if missingFiles.count == 1 || (verbose && !missingFiles.isEmpty) {
+            for missing in missingFiles { messages("warning: \(labels): \(missing) has references but is not in \(audioDirectory); left out") }
+        } else if !missingFiles.isEmpty {
+            messages(
+                "warning: \(labels): \(missingFiles.count) files have references but are not in \(audioDirectory); left out "
+                    + "(--verbose lists them\(json ? ", the JSON output's filesNotInAudioDir too" : ""))")
+        }
+
+        var scoredLabels = Set(reference.map(\.label))
+        if let system {
+            estimated = try Self.readAnnotations(system, option: "--system")
+            scoredLabels.formUnion(estimated.map(\.label))
+            for r in recordings {
+                do {
+                    durations[r.displayName] = try AudioFileReader(path: r.path, blockFrames: 1).declaredDuration
+                } catch {
+                    failures += 1
+                    messages("error: \(error)")
+                }
+            }
+        } else {
+            // Every sound trigger that has a detector, except the generic `sound` unless it is labeled.
+            var triggers = Set(DetectorRegistry.availableSoundTriggers)
+            if !scoredLabels.contains(EventTriggerType.sound.rawValue) { triggers.remove(.sound) }
+            scoredLabels.formUnion(triggers.map(\.rawValue))
+            let plan = AnalysisPlan(policy: EventPolicy(enabledTriggers: triggers), settings: DetectorSettings(models: models))
+            let analyzer = RecordingAnalyzer(plan: plan)
+            let bar = ProgressBar(totalSeconds: 0, totalItems: recordings.count, enabled: showProgress)
+            let outcomes = parallelMap(recordings, jobs: jobs, onDone: { _, _ in bar.itemDone(label: "") }) { analyzer.analyze($0) }
+            bar.finish()
+            for (recording, outcome) in zip(recordings, outcomes) {
+                for record in outcome.records {
+                    if case .error(_, let message) = record.content {
+                        failures += 1
+                        messages("error: \(message)")
+                    }
+                }
+                durations[recording.displayName] = outcome.mediaSeconds
+                for d in outcome.detections where triggers.contains(d.trigger) {
+                    let event = ScoredEvent(file: recording.displayName, onset: d.start, offset: d.end, label: d.trigger.rawValue)
+                    estimated.append(event)
+                    confirmation[event] = d.detectedAt
+                }
+            }
+            if let writeSystem {
+                do {
+                    try RecordingOutputWriter.atomicWrite(AnnotationTSV.format(estimated), to: writeSystem)
+                } catch {
+                    failures += 1
+                    messages("error: \(error)")
+                }
+            }
+        }
+        let report: AccuracyReport
+        do {
+            report = try AccuracyEvaluation.evaluate(
+                reference: reference, estimated: estimated, confirmationTimes: confirmation, fileDurations: durations,
+                labels: scoredLabels.sorted(), settings: settings, notCounted: notCounted)
+        } catch {
+            throw InputError(description: "cannot score: \(error)")
+        }
+        // Scores of a shipped model on its own training files are optimistic: say so per label.
+        let trainingOverlap =
+            system == nil
+            ? Self.trainingOverlap(
+                scored: recordings.map(\.displayName), scoredDurations: durations, labels: labels, provenance: provenance ?? [],
+                learned: learnedLabels.filter { models[$0] == nil }) : []
+        if json {
+            var value = report.jsonValue
+            if case .object(var object) = value {
+                if !missingFiles.isEmpty { object["filesNotInAudioDir"] = .array(missingFiles.map { .string($0) }) }
+                if !trainingOverlap.isEmpty {
+                    object["shippedModelTrainingData"] = .object(
+                        JSONObject(
+                            trainingOverlap.map {
+                                ($0.label, .object(["scoredTrainingFiles": .number(Double($0.files)), "heldOutEventF1": $0.heldOutF1.map { .number($0) } ?? .null]))
+                            }))
+                }
+                value = .object(object)
+            }
+            output(value.serialized(.pretty) + "\n")
+        } else {
+            for overlap in trainingOverlap { output("note: \(overlap.text(scoredFiles: recordings.count))\n") }
+            output(report.text)
+        }
+        if let chart {
+            let picture = ScoreChart(
+                title: "F1 per label  (\(report.files) files, \(DecimalText.fixed(report.totalSeconds / 60, places: 1)) min of audio)",
+                labels: report.labels,
+                series: [
+                    ScoreChart.Series(
+                        name: "event F1 (collar \(DecimalText.fixed(settings.collar, places: 1)) s)",
+                        values: report.eventBased.classWise.compactMapValues { $0.fMeasure }),
+                    ScoreChart.Series(
+                        name: "segment F1 (\(DecimalText.fixed(settings.segment, places: 1)) s)",
+                        values: report.segmentBased.classWise.compactMapValues { $0.fMeasure }),
+                ])
+            do {
+                try RecordingOutputWriter.atomicWrite(Data(try PNGCodec.encode(picture.render(), destination: chart)), to: chart)
+            } catch {
+                failures += 1
+                messages("error: \(error)")
+            }
+        }
+        return failures
+    }
+
+    /// Scored files that a shipped model was trained on, for one label.
+    public struct TrainingOverlap {
+        /// The label.
+        public var label: String
+        /// Scored files in its model's training part.
+        public var files: Int
+        /// The model's event F1 on files held out from its training, from its card.
+        public var heldOutF1: Double?
+
+        /// The note printed above the scores.
+        public func text(scoredFiles: Int) -> String {
+            "\(label): \(files) of the \(scoredFiles) scored files are training data of the shipped \(label) model, so its scores here "
+                + "are optimistic"
+                + (heldOutF1.map { "; on files held out from its training its event F1 is \(DecimalText.fixed($0, places: 3)) (Models/\(label).md)" } ?? "")
+                + ". For a fair figure score only the held-out files, or give --model \(label)=FILE trained without these files."
+        }
+    }
+
+    /// For each learned label scored with its shipped model (`learned`): how many scored files are
+    /// in that model's training part. The part is known when the labels, their PROVENANCE.tsv and
+    /// files.tsv (beside LABELS.tsv; else the scored files) reproduce the model's recorded split
+    /// (``SoundModel/trainingPart(provenance:files:annotations:durations:)``).
+    public static func trainingOverlap(
+        scored: [String], scoredDurations: [String: Double], labels: String, provenance: [DevelopmentSet.SourceRow],
+        learned: [EventTriggerType]
+    ) -> [TrainingOverlap] {
+        guard !provenance.isEmpty, let labelData = FileManager.default.contents(atPath: labels) else { return [] }
+        let annotations = DevelopmentSet.parseLabels(String(decoding: labelData, as: UTF8.self))
+        let filesPath = ((labels as NSString).deletingLastPathComponent as NSString).appendingPathComponent("files.tsv")
+        var durations = scoredDurations
+        if let data = FileManager.default.contents(atPath: filesPath) {
+            durations.merge(DevelopmentSet.parseDurations(String(decoding: data, as: UTF8.self))) { _, listed in listed }
+        }
+        let files = Set(durations.keys).union(provenance.map(\.file)).sorted()
+        var out: [TrainingOverlap] = []
+        for trigger in learned {
+            guard let model = LearnedSoundDetector.shippedModel(for: trigger),
+                let part = model.trainingPart(provenance: provenance, files: files, annotations: annotations, durations: durations)
+            else { continue }
+            let overlap = scored.filter { part.contains($0) }.count
+            if overlap > 0 {
+                out.append(
+                    TrainingOverlap(
+                        label: trigger.rawValue, files: overlap, heldOutF1: model.training["validation"]?["eventF1Collar0.5s"]?.doubleValue))
+            }
+        }
+        return out
+    }
+
+    /// Reads an annotation TSV (references or detections).
+    /// - Throws: ``InputError`` naming the option, the file and the bad line.
+    public static func readAnnotations(_ path: String, option: String) throws -> [ScoredEvent] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(description: "\(option) \(path): cannot read file")
+        }
+        do {
+            return try AnnotationTSV.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw InputError(description: "\(option) \(path): line \(error.line): \(error)")
+        }
+    }
+}

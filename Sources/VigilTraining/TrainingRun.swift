@@ -1,0 +1,338 @@
+import Foundation
+import VigilAudioIO
+import VigilCore
+import VigilInference
+import VigilScoring
+
+/// An audio file given to a training run: the path to open and the name it is known by (relative
+/// to the directory it was found in; the name labels files use).
+package struct TrainingRecording: Sendable, Hashable {
+    /// Path to open.
+    package var path: String
+    /// Name in labels files, model metadata and messages.
+    package var name: String
+
+    /// Creates a recording.
+    package init(path: String, name: String) {
+        self.path = path
+        self.name = name
+    }
+}
+
+/// What a training run reports while it works: progress over files and clips, warnings about
+/// files left out, and one line per cross-validation fold.
+package enum TrainingProgress: Sendable {
+    /// A pass over `count` items (`itemName`: "files", "clips") begins.
+    case started(count: Int, itemName: String)
+    /// One item of the pass is done.
+    case itemDone(String)
+    /// The pass is over.
+    case finished
+    /// A file was left out (the text names it and the reason).
+    case warning(String)
+    /// A cross-validation fold ended (the text gives its figures).
+    case fold(String)
+}
+
+/// One run of `vigil train`: reads the recordings, adds the label's synthetic, extra and clip
+/// material, optionally cross-validates, trains the model with the label's ``SoundModelRecipe``
+/// and writes its model card. Deterministic: the same inputs and seed give the same bytes.
+package struct TrainingRun {
+    /// The label to train.
+    package var trigger: EventTriggerType
+    /// The labelled recordings (the development set), every one used, files without events as negatives.
+    package var recordings: [TrainingRecording]
+    /// Their events (file names as in ``TrainingRecording/name``).
+    package var annotations: [LabelEvent]
+    /// Rows of the provenance file that groups the recordings by source (empty: each file is its own group).
+    package var provenance: [DevelopmentSet.SourceRow] = []
+    /// The training seed.
+    package var seed: UInt64
+    /// Augmented copies per training file; nil: the recipe's.
+    package var copies: Int?
+    /// Extra negative recordings (training part only).
+    package var negatives: [TrainingRecording] = []
+    /// What the extra negatives are, for the model metadata.
+    package var negativeSource = ""
+    /// Extra labelled recordings and their events (training part only).
+    package var positives: (recordings: [TrainingRecording], events: [LabelEvent], source: String)?
+    /// Clip-labelled recordings: the folder's clips and the path of each one's audio.
+    package var clips: (list: [TrainingClip], audioPath: (TrainingClip) -> String, source: String)?
+    /// Folds of the grouped, nested cross-validation; nil: none.
+    package var crossValidationFolds: Int?
+    /// Paths written into the model card: the model file, the embedded source, the recordings and labels.
+    package var modelPath: String
+    /// The embedded-models source the card names, if any.
+    package var embeddedIn: String?
+    /// The recordings' directory, for the card and the metadata.
+    package var audioDirectory: String
+    /// The labels file, for the card.
+    package var labelsPath: String
+
+    /// Creates a run; the optional material is set on the value.
+    package init(
+        trigger: EventTriggerType, recordings: [TrainingRecording], annotations: [LabelEvent], seed: UInt64, modelPath: String,
+        audioDirectory: String, labelsPath: String
+    ) {
+        self.trigger = trigger
+        self.recordings = recordings
+        self.annotations = annotations
+        self.seed = seed
+        self.modelPath = modelPath
+        self.audioDirectory = audioDirectory
+        self.labelsPath = labelsPath
+    }
+
+    /// What a run produced.
+    package struct Result {
+        /// The model.
+        package var model: SoundModel
+        /// Its validation figures.
+        package var figures: ValidationFigures
+        /// The model card (Markdown).
+        package var card: String
+        /// The cross-validation figures, when asked for.
+        package var crossValidation: CrossValidationReport?
+        /// Development files used.
+        package var files: Int
+        /// Files of the validation part.
+        package var validationFiles: Int
+
+        /// The one-line JSON summary `vigil train` prints, for the model written to `modelPath`.
+        package func summary(modelPath: String) -> JSONValue {
+            func finite(_ x: Double) -> Double { x.isFinite ? x : 0 }
+            var members: [(String, JSONValue)] = [
+                ("type", "trained"), ("label", .string(model.label)), ("out", .string(modelPath)), ("files", .number(Double(files))),
+                ("validationFiles", .number(Double(validationFiles))), ("eventF1", .number(finite(figures.event.f1))),
+                ("segmentF1", .number(finite(figures.segment.f1))), ("falseAlarmsPerHour", .number(finite(figures.falseAlarmsPerHour))),
+            ]
+            if let crossValidation { members.append(("crossValidation", crossValidation.json)) }
+            return .object(JSONObject(members))
+        }
+    }
+
+    /// Decodes a whole file to mono samples.
+    package static func decode(_ path: String) throws -> (samples: [Float], rate: Double) {
+        let (samples, rate) = try AudioFileReader.readAllMono(path: path)
+        return (samples, Double(rate))
+    }
+
+    /// Trains the model. A recording that cannot be decoded is left out with a warning; `progress`
+    /// hears of every step.
+    package func run(progress: (TrainingProgress) -> Void) throws(TrainingRunError) -> Result {
+        let label = trigger.rawValue
+        let recipe = SoundModelRecipe.of(trigger)
+        guard annotations.contains(where: { $0.label == label }) else { throw TrainingRunError.noEvents(label: label) }
+        var annotations = annotations
+        progress(.started(count: recordings.count, itemName: "files"))
+        var audio: [String: (samples: [Float], rate: Double)] = [:]
+        var features: [RecordingFeatures] = []
+        var durations: [String: Double] = [:]
+        for recording in recordings {
+            do {
+                let decoded = try Self.decode(recording.path)
+                audio[recording.name] = decoded
+                durations[recording.name] = Double(decoded.samples.count) / decoded.rate
+                features.append(SoundModelTrainer.extractFeatures(name: recording.name, samples: decoded.samples, sampleRate: decoded.rate))
+            } catch {
+                progress(.warning("warning: \(error); left out of training"))
+            }
+            progress(.itemDone(recording.name))
+        }
+        progress(.finished)
+        guard !features.isEmpty else { throw TrainingRunError.noRecordings }
+        let files = features.map(\.name)
+        let validation = DevelopmentSet.validationFiles(provenance: provenance, files: files, annotations: annotations, durations: durations)
+        let voiceBackground = DevelopmentSet.voiceBackground(provenance: provenance)
+        for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed)
+        where recipe.syntheticConfusers || !SoundModelTrainer.isSyntheticConfuser(name) {
+            features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
+        }
+        // Extra negatives: training only (their names carry SoundModelTrainer.extraNegativePrefix).
+        let extraNegativeFeatures = Self.extraFeatures(negatives, SoundModelTrainer.extraNegativeFeatures, progress)
+        features += extraNegativeFeatures
+        // Extra labelled recordings: training only (their names and events carry SoundModelTrainer.extraPositivePrefix).
+        var extraPositives = 0
+        if let positives {
+            let extraPositiveFeatures = Self.extraFeatures(positives.recordings, SoundModelTrainer.extraPositiveFeatures, progress)
+            features += extraPositiveFeatures
+            extraPositives = extraPositiveFeatures.count
+            annotations += SoundModelTrainer.extraPositiveEvents(positives.events)
+        }
+        // Clip-labelled recordings: training only; of the label's clips only the active parts are taught.
+        let options = TrainingOptions(label: label)
+        var clipByName: [String: TrainingClip] = [:]
+        // Every listed clip, for the cross-validation folds (the same folds for every label).
+        var listedClips: [String: TrainingClip] = [:]
+        var clipEvents = 0
+        if let clips {
+            for clip in clips.list { listedClips[TrainingClip.namePrefix + clip.filename] = clip }
+            progress(.started(count: clips.list.count, itemName: "clips"))
+            for clip in clips.list {
+                defer { progress(.itemDone(clip.filename)) }
+                // Voices in the background are not a negative for personTalking: such clips are left out.
+                if clip.voices && recipe.ignoresVoiceBackground { continue }
+                do {
+                    let decoded = try Self.decode(clips.audioPath(clip))
+                    let rec = SoundModelTrainer.extractFeatures(
+                        name: TrainingClip.namePrefix + clip.filename, samples: decoded.samples, sampleRate: decoded.rate)
+                    features.append(rec)
+                    clipByName[rec.name] = clip
+                    if clip.label == label {
+                        let events = SoundModelTrainer.activityEvents(rec, label: label, minimumActivity: options.positiveActivity)
+                        annotations += events
+                        clipEvents += events.count
+                    }
+                } catch {
+                    progress(.warning("warning: \(error); left out of training"))
+                }
+            }
+            progress(.finished)
+        }
+        let partlyLabelled = Set(clipByName.filter { $0.value.label == label }.keys)
+        let augmentCopies = copies ?? recipe.augmentedCopies
+        var crossValidation: CrossValidationReport?
+        if let folds = crossValidationFolds {
+            crossValidation = Self.crossValidate(
+                label: label, recordings: features, audio: audio, devFiles: files, provenance: provenance, annotations: annotations,
+                durations: durations, clips: listedClips, voiceBackground: voiceBackground, copies: augmentCopies, folds: folds, seed: seed,
+                options: options, progress: progress)
+        }
+        if augmentCopies > 0 {
+            features += Self.augmentedCopies(
+                of: files.filter { !validation.contains($0) }, pool: files.filter { !validation.contains($0) }, annotations: annotations,
+                voiceBackground: voiceBackground, audio: audio, copies: augmentCopies, seed: seed, sameFold: { _, _ in true })
+        }
+        // The data are identified by their hash, not by a date: a file's modification time changes
+        // when the same data are copied, and the model file would then differ.
+        var metadata: [(String, JSONValue)] = [
+            ("dataHash", .string("fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations))),
+            ("data", .string("\((audioDirectory as NSString).lastPathComponent) (\(files.count) files)")),
+            ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
+        ]
+        if !extraNegativeFeatures.isEmpty {
+            metadata += [
+                ("extraNegativeFiles", .number(Double(extraNegativeFeatures.count))),
+                ("extraNegativeSource", .string("\(extraNegativeFeatures.count) files from \(negativeSource)")),
+            ]
+        }
+        if extraPositives > 0 {
+            metadata += [
+                ("extraPositiveFiles", .number(Double(extraPositives))),
+                ("extraPositiveSource", .string("\(extraPositives) files from \(positives?.source ?? "")")),
+            ]
+        }
+        if !clipByName.isEmpty {
+            let source = "\(clipByName.count) clips from \(clips?.source ?? "") (\(partlyLabelled.count) of the label, \(clipEvents) activity regions)"
+            metadata += [("clipFiles", .number(Double(clipByName.count))), ("clipSource", .string(source))]
+        }
+        if let crossValidation { metadata.append(("crossValidation", crossValidation.json)) }
+        let (model, figures) = SoundModelTrainer.train(
+            label: label, recordings: features, annotations: annotations, validation: validation, voiceBackground: voiceBackground,
+            seed: seed, options: options, metadata: metadata, partlyLabelled: partlyLabelled)
+        let card = SoundModelCard.markdown(
+            model: model, figures: figures, provenance: provenance, validation: validation,
+            trainingFileCount: files.count - validation.count,
+            data: SoundModelCard.TrainingData(
+                modelPath: modelPath, embeddedIn: embeddedIn, recordings: audioDirectory, labels: labelsPath, fileCount: files.count,
+                seconds: files.reduce(0) { $0 + durations[$1]! },
+                eventCount: annotations.filter { $0.label == label && durations[$0.file] != nil }.count),
+            weaknesses: [], crossValidation: crossValidation)
+        return Result(
+            model: model, figures: figures, card: card, crossValidation: crossValidation, files: files.count, validationFiles: validation.count)
+    }
+
+    /// Features of extra training recordings made by `extract`; a file that cannot be decoded is left
+    /// out with a warning naming it.
+    static func extraFeatures(
+        _ recordings: [TrainingRecording], _ extract: (String, [Float], Double) -> RecordingFeatures, _ progress: (TrainingProgress) -> Void
+    ) -> [RecordingFeatures] {
+        recordings.compactMap { recording in
+            do {
+                let decoded = try decode(recording.path)
+                return extract(recording.name, decoded.samples, decoded.rate)
+            } catch {
+                progress(.warning("warning: \(error); left out of training"))
+                return nil
+            }
+        }
+    }
+
+    /// `copies` augmented copies of each file in `files`: the file at a random gain with an event-free
+    /// file of `pool` (outside the voice background, in the same fold by `sameFold`) mixed in at a random SNR.
+    static func augmentedCopies(
+        of files: [String], pool candidates: [String], annotations: [LabelEvent], voiceBackground: VoiceBackground,
+        audio: [String: (samples: [Float], rate: Double)], copies: Int, seed: UInt64, sameFold: (String, String) -> Bool
+    ) -> [RecordingFeatures] {
+        let annotated = Set(annotations.map(\.file))
+        let eventFree = candidates.filter { !annotated.contains($0) && !voiceBackground.files.contains($0) }
+        var rng = SplitMix64(seed: seed)
+        var out: [RecordingFeatures] = []
+        for name in files {
+            let pool = eventFree.filter { sameFold(name, $0) }
+            guard !pool.isEmpty, let source = audio[name] else { continue }
+            for k in 1...copies {
+                let bg = pool[rng.nextIndex(below: pool.count)]
+                let snr = 20 * rng.nextUnit()
+                let gain = -15 + 20 * rng.nextUnit()
+                let background = audio[bg]!.samples
+                let offset = rng.nextIndex(below: max(1, background.count))
+                let mixed =
+                    bg == name
+                    ? source.samples : SoundModelTrainer.augmented(source.samples, background: background, snrDB: snr, gainDB: gain, offset: offset)
+                out.append(SoundModelTrainer.extractFeatures(name: "\(name)#\(k)", samples: mixed, sampleRate: source.rate))
+            }
+        }
+        return out
+    }
+
+    /// Runs the grouped, nested cross-validation of `label` over the development files and clips in
+    /// `recordings` (synthetic and extra recordings are training material of every fold). `clips` lists every
+    /// clip of the folder, also those left out for this label, so that every label gets the same folds. Augmented copies
+    /// (`copies` per development file) mix in an event-free development file of the same fold, so that no
+    /// fold's audio reaches another fold's training part. Each fold's figures are reported as it ends.
+    static func crossValidate(
+        label: String, recordings: [RecordingFeatures], audio: [String: (samples: [Float], rate: Double)], devFiles: [String],
+        provenance: [DevelopmentSet.SourceRow], annotations: [LabelEvent], durations: [String: Double], clips: [String: TrainingClip],
+        voiceBackground: VoiceBackground, copies: Int, folds: Int, seed: UInt64, options: TrainingOptions,
+        progress: (TrainingProgress) -> Void
+    ) -> CrossValidationReport {
+        let items = CrossValidationPlan.items(
+            devFiles: devFiles, provenance: provenance, annotations: annotations, durations: durations, clips: clips)
+        let plan = CrossValidationPlan(keys: items.keys, amounts: items.amounts, folds: folds, seed: seed)
+        var all = recordings
+        if copies > 0 {
+            all += augmentedCopies(
+                of: devFiles, pool: devFiles, annotations: annotations, voiceBackground: voiceBackground, audio: audio, copies: copies,
+                seed: seed, sameFold: { plan.foldOf[$0] == plan.foldOf[$1] })
+        }
+        let started = Date()
+        let segmentObjective = SoundModelTrainer.defaults(for: label).segmentObjective
+        return CrossValidation.run(
+            label: label, plan: plan, recordings: all, annotations: annotations, devFiles: Set(devFiles), clips: clips,
+            voiceBackground: voiceBackground, seed: seed, options: options
+        ) { fold in
+            let f1 = segmentObjective ? fold.segment.f1 : fold.event.f1
+            progress(
+                .fold(
+                    "\(label) fold \(fold.fold + 1)/\(folds): F1 \(DecimalText.fixed(f1, places: 3)), clip recall "
+                        + "\(DecimalText.fixed(fold.clipRecall, places: 3)), false alarms \(fold.devNegativeFalseAlarms) on dev negatives, "
+                        + "\(fold.clipNegativeFalseAlarms) on negative clips (\(Int(Date().timeIntervalSince(started))) s)"))
+        }
+    }
+}
+
+/// Why a training run could not train.
+package enum TrainingRunError: Error, Sendable, CustomStringConvertible {
+    /// The labels have no event of the label.
+    case noEvents(label: String)
+    /// No recording could be decoded.
+    case noRecordings
+
+    package var description: String {
+        switch self {
+        case .noEvents(let label): return "no '\(label)' events in the labels"
+        case .noRecordings: return "no recording could be decoded"
+        }
+    }
+}

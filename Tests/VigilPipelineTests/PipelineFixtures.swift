@@ -1,0 +1,100 @@
+import Foundation
+import VigilAnalysis
+import VigilCore
+@testable import VigilPipeline
+
+/// Inputs and helpers shared by the pipeline tests. Paths are relative to the package root
+/// (`swift test` runs there).
+enum PipelineFixtures {
+    static let deviceFile = "Samples/front-door.json"
+    static let demoScene = "Samples/demo-scene.flac"
+    static let demoFrames = "Samples/demo-frames"
+
+    /// The directory of the golden outputs (recorded with the `vigil` binary before the pipeline
+    /// moved into this library; see docs/architecture.md).
+    static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    static func golden(_ name: String) throws -> String {
+        try String(contentsOf: goldenDirectory.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// The FNV-1a 64 hash (hex) of a PNG listed in `Golden/png-fnv1a.tsv`.
+    static func goldenPNGHash(_ name: String) throws -> String? {
+        for line in try golden("png-fnv1a.tsv").split(separator: "\n") {
+            let fields = line.split(separator: "\t").map(String.init)
+            if fields.count == 2 && fields[0] == name { return fields[1] }
+        }
+        return nil
+    }
+
+    static func fnv1a(_ bytes: some Sequence<UInt8>) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// A fresh temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-pipeline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// A file handle writing to a new file `name` in `dir`.
+    static func outputHandle(_ dir: URL, _ name: String) throws -> (FileHandle, URL) {
+        let url = dir.appendingPathComponent(name)
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        return (try FileHandle(forWritingTo: url), url)
+    }
+
+    /// The analysis plan of `vigil analyze --device FILE` (default sensitivities, shipped models).
+    static func plan(device: String = deviceFile, explain: Bool = false) throws -> (LoadedDevice, AnalysisPlan) {
+        let loaded = try LoadedDevice.load(path: device)
+        return (loaded, AnalysisPlan(policy: loaded.policy, settings: loaded.settings, explain: explain))
+    }
+
+    /// y4m bytes: 160 x 120 mono at 10 fps over `seconds`, a textured background and a bright
+    /// square sweeping rows 90...109 (the front-door porch zone) from 2 to 4 s.
+    static func movingSquareY4M(seconds: Double) -> Data {
+        let (width, height) = (160, 120)
+        var state: UInt32 = 99
+        var background = [UInt8](repeating: 0, count: width * height)
+        for i in background.indices {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            background[i] = UInt8(40 + (i % width) * 50 / width + Int(state >> 28) + (((i % width) / 8 + (i / width) / 8) % 2) * 10)
+        }
+        var bytes = Array("YUV4MPEG2 W\(width) H\(height) F10:1 Ip A1:1 Cmono\n".utf8)
+        for frame in 0..<Int(seconds * 10) {
+            let time = Double(frame) / 10
+            var picture = background
+            if time >= 2 && time <= 4 {
+                let left = 30 + (frame * 3) % 70
+                for y in 90..<110 { for x in left..<(left + 24) { picture[y * width + x] = 235 } }
+            }
+            bytes += Array("FRAME\n".utf8) + picture
+        }
+        return Data(bytes)
+    }
+}
+
+/// Keeps what it receives (tests of the run).
+final class CollectingSink: EventSink, @unchecked Sendable {
+    var records: [OutputRecord] = []
+    var finished: [FinishedRecording] = []
+    var finishCalls = 0
+    func receive(_ records: [OutputRecord]) { self.records += records }
+    func recordingFinished(_ recording: FinishedRecording) throws { finished.append(recording) }
+    func finish() throws { finishCalls += 1 }
+}
+
+/// Collects the run's stderr lines.
+final class MessageLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var lines: [String] { lock.withLock { stored } }
+    func append(_ line: String) { lock.withLock { stored.append(line) } }
+}

@@ -1,0 +1,313 @@
+import Foundation
+import Testing
+import VigilAudioIO
+import VigilCore
+import VigilDSP
+import VigilDetectors
+import VigilInference
+import VigilSynth
+import VigilTestSupport
+import VigilTraining
+
+/// Two small synthetic recordings with "events" (harmonic bursts) over noise, for training checks.
+func tinyTrainingSet() -> (recordings: [RecordingFeatures], annotations: [LabelEvent]) {
+    let rate = 16_000.0
+    var recordings: [RecordingFeatures] = []
+    var annotations: [LabelEvent] = []
+    for k in 0..<2 {
+        var gen = SeededGenerator(seed: UInt64(100 + k))
+        var s = SignalBuffer(sampleRate: rate, duration: 8)
+        s.addNoise(dBFS: -45, generator: &gen)
+        for e in 0..<3 {
+            let start = 1.0 + 2.3 * Double(e) + 0.2 * Double(k)
+            for h in 1...6 { s.addTone(frequency: 250 * Double(h), start: start, duration: 0.6, dBFS: -20 - 3 * Double(h)) }
+            annotations.append(LabelEvent(file: "tiny\(k)", onset: start, offset: start + 0.6, label: "dogBark"))
+        }
+        recordings.append(SoundModelTrainer.extractFeatures(name: "tiny\(k)", samples: s.samples, sampleRate: rate))
+    }
+    return (recordings, annotations)
+}
+
+@Suite("Sound models")
+struct ModelTests {
+    func trainTiny(seed: UInt64) -> SoundModel {
+        let (recordings, annotations) = tinyTrainingSet()
+        var options = TrainingOptions()
+        options.trees.iterations = 20
+        options.trees.maxLeaves = 4
+        options.trees.minSamplesPerLeaf = 5
+        return SoundModelTrainer.train(
+            label: "dogBark", recordings: recordings, annotations: annotations, validation: ["tiny1"], voiceBackground: .none,
+            seed: seed, options: options, metadata: [("dataHash", .string(SoundModelTrainer.dataHash(recordings: recordings, annotations: annotations)))]
+        ).model
+    }
+
+    @Test("training is deterministic: same data and seed, same bytes")
+    func determinism() {
+        let a = trainTiny(seed: 42).fileText
+        let b = trainTiny(seed: 42).fileText
+        #expect(a == b)
+        #expect(a != trainTiny(seed: 43).fileText)
+    }
+
+    @Test("a model file round-trips; a mismatched feature spec is rejected with a clear error")
+    func roundTrip() throws {
+        let model = trainTiny(seed: 1)
+        let text = model.fileText
+        let back = try SoundModel(fileText: text)
+        #expect(back == model)
+        #expect(back.fileText == text)
+
+        guard case .object(var object) = model.json, case .object(var spec) = object["featureSpec"]! else {
+            Issue.record("model JSON is not an object")
+            return
+        }
+        spec["melBands"] = .number(40)
+        object["featureSpec"] = .object(spec)
+        #expect {
+            try SoundModel(json: .object(object))
+        } throws: { error in
+            "\(error)".contains("feature spec mismatch")
+        }
+        object = model.json.objectValue!
+        object["version"] = .number(99)
+        #expect(throws: SoundModelError.self) { try SoundModel(json: .object(object)) }
+        #expect(throws: SoundModelError.self) { try SoundModel(fileText: "{\"format\": \"something-else\"}") }
+        // A classifier whose trees would read past their nodes or inputs is refused, naming the problem.
+        object = model.json.objectValue!
+        guard case .object(var classifier) = object["classifier"]!, case .array(var left) = classifier["left"]!,
+            case .array(let feature) = classifier["feature"]!, let inner = feature.firstIndex(where: { ($0.doubleValue ?? -1) >= 0 })
+        else {
+            Issue.record("model has no inner node")
+            return
+        }
+        left[inner] = .number(Double(feature.count + 5))
+        classifier["left"] = .array(left)
+        object["classifier"] = .object(classifier)
+        #expect {
+            try SoundModel(json: .object(object))
+        } throws: { error in
+            "\(error)".contains("classifier: node \(inner) has children out of range")
+        }
+        classifier["kind"] = .string("mlp-tanh-sigmoid")
+        object["classifier"] = .object(classifier)
+        #expect {
+            try SoundModel(json: .object(object))
+        } throws: { error in
+            "\(error)".contains("unknown classifier kind")
+        }
+    }
+
+    @Test("a bout continuation round-trips through the model file; invalid bout settings are refused, naming the field")
+    func boutContinuationRoundTrip() throws {
+        var model = trainTiny(seed: 1)
+        // Without it the file has no bout members (the shipped models' files are unchanged).
+        #expect(!model.fileText.contains("bout"))
+        model.decision.boutSeconds = 4
+        model.decision.boutThreshold = 0.55
+        let back = try SoundModel(fileText: model.fileText)
+        #expect(back.decision.boutSeconds == 4 && back.decision.boutThreshold == 0.55)
+        #expect(back == model)
+        for (field, value, message) in [
+            ("boutSeconds", JSONValue.number(-1), "decision.boutSeconds: -1.0 is not a positive number of seconds"),
+            ("boutThreshold", JSONValue.number(1.5), "decision.boutThreshold: missing or not a probability"),
+            ("boutThreshold", JSONValue.null, "decision.boutThreshold: missing or not a probability"),
+        ] {
+            var object = model.json.objectValue!
+            guard case .object(var decision) = object["decision"]! else {
+                Issue.record("no decision object")
+                return
+            }
+            decision[field] = value
+            object["decision"] = .object(decision)
+            #expect {
+                try SoundModel(json: .object(object))
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
+
+    @Test("embedded models decode to exactly the values of the files in Models/")
+    func embeddedMatchFiles() throws {
+        #expect(EmbeddedModels.triggers == [.dogBark, .glassBreak, .personTalking])
+        for trigger in EmbeddedModels.triggers {
+            let label = trigger.rawValue
+            let url = DevData.packageRoot.appendingPathComponent("Models/\(label).json")
+            let file = try SoundModel(fileText: try String(contentsOf: url, encoding: .utf8))
+            let text = try #require(EmbeddedModels.text(for: trigger), "no embedded \(label)")
+            #expect(!text.contains("\n"), "\(label): the embedded text is not minified")
+            let embedded = try SoundModel(fileText: text)
+            let shipped = try #require(try LearnedSoundDetector.loadShippedModel(for: trigger))
+            #expect(embedded == file && shipped == file, "\(label): the embedded model differs from Models/\(label).json")
+            // Bit for bit: == on Float treats -0 and 0 as equal.
+            #expect(shipped.classifier.baseLogit.bitPattern == file.classifier.baseLogit.bitPattern)
+            #expect(shipped.classifier.nodes.map(\.value.bitPattern) == file.classifier.nodes.map(\.value.bitPattern), "\(label)")
+            #expect(shipped.classifier.nodes.map(\.feature) == file.classifier.nodes.map(\.feature), "\(label)")
+            #expect(shipped.classifier.nodes.map(\.left) == file.classifier.nodes.map(\.left), "\(label)")
+            #expect(shipped.classifier.roots == file.classifier.roots, "\(label)")
+            #expect(shipped.json == file.json, "\(label)")
+            #expect(FileManager.default.fileExists(atPath: DevData.packageRoot.appendingPathComponent("Models/\(label).md").path))
+        }
+    }
+
+    /// Detector settings with the models of the files in Models/ and every learned trigger at `sensitivity`.
+    static func settingsWithFileModels(sensitivity: Int) throws -> DetectorSettings {
+        var settings = DetectorSettings()
+        for trigger in [EventTriggerType.dogBark, .glassBreak, .personTalking] {
+            let url = DevData.packageRoot.appendingPathComponent("Models/\(trigger.rawValue).json")
+            settings.models[trigger] = try SoundModel(fileText: try String(contentsOf: url, encoding: .utf8))
+            settings.sensitivity[trigger] = Sensitivity(sensitivity)
+        }
+        return settings
+    }
+
+    @Test("on the demo scene the shipped classifiers give bit for bit the logits, and the detectors the detections, of the Models/ files")
+    func embeddedDetectionsMatchFiles() throws {
+        let path = DevData.packageRoot.appendingPathComponent("Samples/demo-scene.flac").path
+        let (samples, rate) = try AudioFileReader.readAllMono(path: path)
+        let fromFiles = try Self.settingsWithFileModels(sensitivity: 10)
+        var shipped = fromFiles
+        shipped.models = [:]
+        #expect(runLearned(samples, rate: Double(rate), settings: shipped) == runLearned(samples, rate: Double(rate), settings: fromFiles))
+        // The demo scene has no bark, glass break or speech: compare every decision's logit as well.
+        let features = SoundModelTrainer.extractFeatures(name: "demo-scene.flac", samples: samples, sampleRate: Double(rate))
+        let dimension = FeatureSpec.current.dimension
+        #expect(features.matrix.count / dimension > 100)
+        for (trigger, file) in fromFiles.models {
+            let model = try #require(LearnedSoundDetector.shippedModel(for: trigger))
+            var differing = 0
+            features.matrix.withUnsafeBufferPointer { m in
+                for row in 0..<(m.count / dimension) {
+                    let x = UnsafeBufferPointer(rebasing: m[(row * dimension)..<((row + 1) * dimension)])
+                    if model.classifier.logit(x).bitPattern != file.classifier.logit(x).bitPattern { differing += 1 }
+                }
+            }
+            #expect(differing == 0, "\(trigger.rawValue): \(differing) decisions differ")
+        }
+    }
+
+    @Test(
+        "the shipped detectors find on a bark, a glass break and a word exactly what the Models/ files find",
+        .enabled(if: DevData.available, "needs ../shared/data"))
+    func embeddedDetectionsMatchFilesOnDevRecordings() throws {
+        let fromFiles = try Self.settingsWithFileModels(sensitivity: 5)
+        var shipped = fromFiles
+        shipped.models = [:]
+        for name in ["iso_dog_102106-3-0-0.flac", "iso_glass_1_-_10_.flac", "iso_speech_0_yweweler_34.flac"] {
+            let (samples, rate) = try DevData.loadAudio(DevData.devDirectory.appendingPathComponent("audio/\(name)").path)
+            let withShipped = runLearned(samples, rate: rate, settings: shipped)
+            #expect(!withShipped.isEmpty, "\(name): no learned detection")
+            #expect(withShipped == runLearned(samples, rate: rate, settings: fromFiles), "\(name)")
+        }
+    }
+
+    @Test("a shipped model that does not load is an error naming its label and the reason")
+    func brokenShippedModel() {
+        let text = EmbeddedModels.text(for: .dogBark)!
+        for (label, broken, reason) in [
+            ("catMeow", nil, "no embedded model"),
+            ("dogBark", String(text.dropLast(100)), "not valid JSON"),
+            ("dogBark", text.replacingOccurrences(of: "\"kind\":\"gbdt\"", with: "\"kind\":\"svm\""), "classifier"),
+            ("glassBreak", text, "the model of dogBark"),
+        ] as [(String, String?, String)] {
+            let result = ShippedModels.decode(label: label, text: broken)
+            #expect(throws: ShippedModelError.self) { try result.get() }
+            if case .failure(let error) = result {
+                #expect(error.label == label)
+                #expect(error.description.contains("shipped \(label) model") && error.description.contains(reason), "\(error)")
+            }
+        }
+    }
+
+    @Test("the registry builds the three learned detectors from the embedded models")
+    func registry() {
+        let configuration = STFTConfiguration.standard(sampleRate: 44_100)
+        for trigger in [EventTriggerType.dogBark, .glassBreak, .personTalking] {
+            let d = DetectorRegistry.makeDetector(for: trigger, configuration: configuration, settings: DetectorSettings())
+            #expect(d?.trigger == trigger)
+        }
+    }
+
+    @Test("sensitivity maps monotonically to the threshold; 5 is the model's threshold")
+    func sensitivity() throws {
+        let model = try #require(LearnedSoundDetector.shippedModel(for: .dogBark))
+        let t = (1...10).map { model.decision.threshold(for: Sensitivity($0)) }
+        #expect(abs(t[4] - model.decision.threshold) < 1e-12)
+        for i in 1..<10 { #expect(t[i] < t[i - 1]) }
+    }
+
+    @Test("silence and steady noise give no detections", arguments: [16_000.0, 44_100.0, 48_000.0])
+    func quiet(rate: Double) {
+        var gen = SeededGenerator(seed: 3)
+        var s = SignalBuffer(sampleRate: rate, duration: 12)
+        let silent = runLearned(s.samples, rate: rate)
+        s.addNoise(dBFS: -40, generator: &gen)
+        let noisy = runLearned(s.samples, rate: rate)
+        #expect(silent.isEmpty, "\(silent)")
+        #expect(noisy.isEmpty, "\(noisy)")
+    }
+
+    @Test("abrupt white-noise bursts are not glass breaks", arguments: [44_100.0, 48_000.0])
+    func noiseBursts(rate: Double) {
+        // Impact and high-frequency energy, but no ringing fragments: 16 bursts of 0.08-1 s at
+        // -30 to -6 dBFS, switched on within 1 ms, over a quiet room.
+        var gen = SeededGenerator(seed: 21)
+        var s = SignalBuffer(sampleRate: rate, duration: 34)
+        s.addNoise(dBFS: -65, generator: &gen)
+        var t = 1.0
+        for duration in [0.08, 0.2, 0.5, 1.0] {
+            for level in [-30.0, -20, -12, -6] {
+                s.addNoise(dBFS: level, start: t, duration: duration, ramp: 0.001, generator: &gen)
+                t += duration + 1.0
+            }
+        }
+        let found = runLearned(s.samples, rate: rate, triggers: [.glassBreak])
+        #expect(found.isEmpty, "\(found.map { ($0.start, $0.confidence) })")
+    }
+
+    @Test("short steady tones are not speech or barks")
+    func steadyTones() {
+        // 0.5 s steady tones (sine, 250-2000 Hz, and a 500 Hz square), -30 to -12 dBFS.
+        let rate = 44_100.0
+        var gen = SeededGenerator(seed: 22)
+        var s = SignalBuffer(sampleRate: rate, duration: 26)
+        s.addNoise(dBFS: -65, generator: &gen)
+        var t = 1.0
+        for frequency in [250.0, 500, 1000, 2000] {
+            for level in [-30.0, -20, -12] {
+                s.addTone(frequency: frequency, start: t, duration: 0.5, dBFS: level)
+                t += 1.5
+            }
+        }
+        for level in [-30.0, -20, -12] {
+            s.addSquare(frequency: 500, start: t, duration: 0.5, dBFS: level)
+            t += 1.5
+        }
+        let barks = runLearned(s.samples, rate: rate, triggers: [.dogBark])
+        #expect(barks.isEmpty, "\(barks.map { ($0.start, $0.confidence) })")
+        let speech = runLearned(s.samples, rate: rate, triggers: [.personTalking])
+        #expect(speech.isEmpty, "\(speech.map { ($0.start, $0.confidence) })")
+    }
+
+    @Test("detections come in nondecreasing detectedAt order with start <= end; shared and separate streams agree")
+    func ordering() {
+        let rate = 44_100.0
+        var gen = SeededGenerator(seed: 4)
+        var s = SignalBuffer(sampleRate: rate, duration: 10)
+        s.addNoise(dBFS: -50, generator: &gen)
+        for k in 0..<6 {
+            let t = 1 + 1.4 * Double(k)
+            for h in 1...8 { s.addTone(frequency: 180 * Double(h) + 20 * Double(k), start: t, duration: 0.25, dBFS: -15 - 2 * Double(h)) }
+            s.addNoise(dBFS: -25, start: t, duration: 0.08, generator: &gen)
+        }
+        let together = runLearned(s.samples, rate: rate)
+        for trigger in [EventTriggerType.dogBark, .glassBreak, .personTalking] {
+            let own = together.filter { $0.trigger == trigger }
+            for i in own.indices.dropFirst() { #expect(own[i].detectedAt >= own[i - 1].detectedAt) }
+            #expect(own.allSatisfy { $0.start <= $0.end })
+            let alone = runLearned(s.samples, rate: rate, triggers: [trigger])
+            #expect(alone == own)
+        }
+    }
+}
