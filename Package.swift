@@ -112,8 +112,8 @@ let package = Package(
         .target(
             name: "VigilLive",
             dependencies: [
-                "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilSynth", "VigilDSP",
-                "VigilVision", "VigilFrameIO", "VigilImaging", "VigilPipeline",
+                "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilDSP",
+                "VigilVision", "VigilFrameIO", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -127,9 +127,9 @@ let package = Package(
         .executableTarget(
             name: "vigil",
             dependencies: [
-                "VigilCore", "VigilGeometry", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAudioIO",
-                "VigilAnalysis", "VigilSynth", "VigilScoring", "VigilInference", "VigilTraining", "VigilImaging", "VigilVision",
-                "VigilFrameIO", "VigilControl", "VigilLive", "VigilReport", "VigilPipeline", "VigilBench",
+                "VigilCore", "VigilDevice", "VigilDetectors", "VigilAudioIO",
+                "VigilAnalysis", "VigilScoring", "VigilInference", "VigilTraining", "VigilImaging", "VigilVision",
+                "VigilControl", "VigilLive", "VigilPipeline", "VigilBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
 
             ],
@@ -193,14 +193,14 @@ let package = Package(
         .testTarget(
             name: "VigilLiveTests",
             dependencies: [
-                "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilAudioIO", "VigilFrameIO", "VigilImaging", "VigilCore",
+                "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilFrameIO", "VigilImaging", "VigilCore",
                 "VigilDetectors", "VigilServerTesting", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(
             name: "VigilPipelineTests",
             dependencies: [
-                "VigilPipeline", "VigilAnalysis", "VigilAudioIO", "VigilCore", "VigilDevice", "VigilFrameIO", "VigilImaging", "VigilSynth",
+                "VigilPipeline", "VigilAnalysis", "VigilAudioIO", "VigilCore", "VigilFrameIO", "VigilImaging", "VigilSynth",
                 "VigilLive", "VigilControl", "VigilVision",
             ],
             exclude: ["Golden"]),

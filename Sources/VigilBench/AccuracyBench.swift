@@ -5,6 +5,7 @@ import VigilCore
 import VigilDetectors
 import VigilEvents
 import VigilImaging
+import VigilInference
 import VigilTraining
 import VigilPipeline
 import VigilReport
@@ -14,44 +15,44 @@ import VigilScoring
 /// and scores them against the references (sed_eval-compatible event- and segment-based scores,
 /// false alarms per hour, latency), with a note per learned label whose shipped model was
 /// trained on scored files.
-public struct AccuracyBench {
+package struct AccuracyBench {
     /// A bad input of the benchmark (a file that cannot be read or parsed, nothing to score).
-    public struct InputError: Error, CustomStringConvertible {
+    package struct InputError: Error, CustomStringConvertible {
         /// What is wrong, naming the file.
-        public var description: String
+        package var description: String
     }
 
     /// Reference annotations (TSV), DCASE style.
-    public var labels: String
+    package var labels: String
     /// The directory with the recordings.
-    public var audioDirectory: String
+    package var audioDirectory: String
     /// The scoring settings (collar, offsets, segment length).
-    public var settings: AccuracySettings
+    package var settings: AccuracySettings
     /// Score this detection file instead of running the detectors.
-    public var system: String?
+    package var system: String?
     /// Write the detectors' output as a TSV detection file.
-    public var writeSystem: String?
+    package var writeSystem: String?
     /// The labeled set's PROVENANCE.tsv rows, if any.
-    public var provenance: [DevelopmentSet.SourceRow]?
+    package var provenance: [DevelopmentSet.SourceRow]?
     /// Count voices in voice-background material against personTalking too.
-    public var countVoiceBackground = false
+    package var countVoiceBackground = false
     /// Print JSON instead of tables.
-    public var json = false
+    package var json = false
     /// Also draw a PNG chart of F1 per label here.
-    public var chart: String?
+    package var chart: String?
     /// Recordings analyzed at once.
-    public var jobs: Int
+    package var jobs: Int
     /// Show the progress bar.
-    public var showProgress = true
+    package var showProgress = true
     /// List every referenced file missing from the audio directory.
-    public var verbose = false
+    package var verbose = false
     /// Models replacing the shipped ones (`--model`).
-    public var models: [EventTriggerType: SoundModel] = [:]
+    package var models: [EventTriggerType: SoundModel] = [:]
     /// The labels whose model can be replaced (their training overlap is checked).
-    public var learnedLabels: [EventTriggerType] = []
+    package var learnedLabels: [EventTriggerType] = []
 
     /// A benchmark of the recordings in `audioDirectory` against `labels`.
-    public init(labels: String, audioDirectory: String, settings: AccuracySettings, jobs: Int) {
+    package init(labels: String, audioDirectory: String, settings: AccuracySettings, jobs: Int) {
         self.labels = labels
         self.audioDirectory = audioDirectory
         self.settings = settings
@@ -61,7 +62,7 @@ public struct AccuracyBench {
     /// Runs the benchmark: the report goes to `output`, warnings and errors to `messages`.
     /// Returns the number of failures (unreadable recordings, unwritable outputs).
     /// - Throws: ``InputError`` when the references, the detection file or the directory cannot be used.
-    public func run(output: (String) -> Void, messages: @escaping @Sendable (String) -> Void) throws -> Int {
+    package func run(output: (String) -> Void, messages: @escaping @Sendable (String) -> Void) throws -> Int {
         let reference = try Self.readAnnotations(labels, option: "--labels")
         var notCounted: [String: VoiceBackground] = [:]
         if !countVoiceBackground, let rows = provenance {
@@ -185,16 +186,16 @@ public struct AccuracyBench {
     }
 
     /// Scored files that a shipped model was trained on, for one label.
-    public struct TrainingOverlap {
+    package struct TrainingOverlap {
         /// The label.
-        public var label: String
+        package var label: String
         /// Scored files in its model's training part.
-        public var files: Int
+        package var files: Int
         /// The model's event F1 on files held out from its training, from its card.
-        public var heldOutF1: Double?
+        package var heldOutF1: Double?
 
         /// The note printed above the scores.
-        public func text(scoredFiles: Int) -> String {
+        package func text(scoredFiles: Int) -> String {
             "\(label): \(files) of the \(scoredFiles) scored files are training data of the shipped \(label) model, so its scores here "
                 + "are optimistic"
                 + (heldOutF1.map { "; on files held out from its training its event F1 is \(DecimalText.fixed($0, places: 3)) (Models/\(label).md)" } ?? "")
@@ -206,7 +207,7 @@ public struct AccuracyBench {
     /// in that model's training part. The part is known when the labels, their PROVENANCE.tsv and
     /// files.tsv (beside LABELS.tsv; else the scored files) reproduce the model's recorded split
     /// (``SoundModel/trainingPart(provenance:files:annotations:durations:)``).
-    public static func trainingOverlap(
+    package static func trainingOverlap(
         scored: [String], scoredDurations: [String: Double], labels: String, provenance: [DevelopmentSet.SourceRow],
         learned: [EventTriggerType]
     ) -> [TrainingOverlap] {
@@ -235,7 +236,7 @@ public struct AccuracyBench {
 
     /// Reads an annotation TSV (references or detections).
     /// - Throws: ``InputError`` naming the option, the file and the bad line.
-    public static func readAnnotations(_ path: String, option: String) throws -> [ScoredEvent] {
+    package static func readAnnotations(_ path: String, option: String) throws -> [ScoredEvent] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputError(description: "\(option) \(path): cannot read file")
         }

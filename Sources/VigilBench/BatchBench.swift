@@ -6,34 +6,34 @@ import VigilPipeline
 
 /// `vigil bench batch`: the throughput of `vigil analyze DIR --out TMP --force` (every detector,
 /// report.png, the output folder's atomic writes) with one job and with several, best of `runs`.
-public struct BatchBench {
+package struct BatchBench {
     /// A directory without recordings.
-    public struct InputError: Error, CustomStringConvertible {
+    package struct InputError: Error, CustomStringConvertible {
         /// What is wrong.
-        public var description: String
+        package var description: String
     }
 
     /// The recordings' directory; nil: `count` synthesized scenes of `seconds` each.
-    public var directory: String?
+    package var directory: String?
     /// Synthesized recordings.
-    public var count: Int
+    package var count: Int
     /// Length of each synthesized recording in seconds.
-    public var seconds: Int
+    package var seconds: Int
     /// Jobs of the parallel run.
-    public var jobs: Int
+    package var jobs: Int
     /// Runs per setting; the best is reported.
-    public var runs: Int
+    package var runs: Int
     /// Print JSON instead of a table.
-    public var json: Bool
+    package var json: Bool
 
     /// A benchmark of `directory` (or synthesized recordings).
-    public init(directory: String?, count: Int, seconds: Int, jobs: Int, runs: Int, json: Bool) {
+    package init(directory: String?, count: Int, seconds: Int, jobs: Int, runs: Int, json: Bool) {
         (self.directory, self.count, self.seconds, self.jobs, self.runs, self.json) = (directory, count, seconds, jobs, runs, json)
     }
 
     /// Measures and writes the table (or JSON) to `output`.
     /// - Throws: ``InputError`` when the directory holds no recordings; an error writing the synthesized ones.
-    public func run(output: (String) -> Void) throws {
+    package func run(output: (String) -> Void) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-bench-batch-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }

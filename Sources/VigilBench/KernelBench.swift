@@ -7,23 +7,23 @@ import VigilVision
 /// `vigil bench kernels`: STFT frames per second, point-in-polygon points per second and motion
 /// plus zone attribution frames per second at three sizes, each on one core (thread CPU time),
 /// on the workloads of the package-benchmark suites in Benchmarks/.
-public struct KernelBench {
+package struct KernelBench {
     /// A timed kernel.
-    public enum Kernel: String, CaseIterable, Sendable {
+    package enum Kernel: String, CaseIterable, Sendable {
         case stft, pip, motion640, motion1280, motion1920
     }
 
     /// The kernels to time.
-    public var kernels: [Kernel]
+    package var kernels: [Kernel]
     /// Runs per kernel; the best is reported.
-    public var runs: Int
+    package var runs: Int
     /// Minimum seconds per run.
-    public var seconds: Double
+    package var seconds: Double
     /// Fixed work instead of timed runs: exactly this many units per kernel, once.
-    public var iterations: Int?
+    package var iterations: Int?
 
     /// A benchmark of `kernels`.
-    public init(kernels: [Kernel] = Kernel.allCases, runs: Int, seconds: Double, iterations: Int? = nil) {
+    package init(kernels: [Kernel] = Kernel.allCases, runs: Int, seconds: Double, iterations: Int? = nil) {
         self.kernels = kernels
         self.runs = runs
         self.seconds = seconds
@@ -31,7 +31,7 @@ public struct KernelBench {
     }
 
     /// Times the kernels; returns the JSON object `vigil bench kernels` prints.
-    public func run() -> JSONValue {
+    package func run() -> JSONValue {
         var results: [(String, JSONValue)] = []
         let kernels = self.kernels
         // With --iterations: one run of exactly that many units (seconds = 0 stops after the first unit batch).

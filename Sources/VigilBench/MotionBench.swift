@@ -9,36 +9,36 @@ import VigilVision
 /// `vigil bench motion`: scores the motion detector's masks against per-pixel ground truth
 /// (CDnet 2014 measures) on sequence folders (input.mp4 decoded by ``FFmpegFrameSource``,
 /// groundtruth/gtNNNNNN.png, optional ROI.png, sequence.json).
-public enum MotionBench {
+package enum MotionBench {
     /// One sequence's result.
-    public struct SequenceResult {
+    package struct SequenceResult {
         /// The sequence folder's name.
-        public var name: String
+        package var name: String
         /// Frames decoded.
-        public var frames: Int
+        package var frames: Int
         /// Frames scored (the range in sequence.json).
-        public var scoredFrames: Int
+        package var scoredFrames: Int
         /// Per-pixel counts over the scored frames.
-        public var counts: MotionSegmentationCounts
+        package var counts: MotionSegmentationCounts
         /// Zone activity counts (2 x 2 grid) over the scored frames.
-        public var zones: ZoneActivityCounts
+        package var zones: ZoneActivityCounts
         /// The detector's thread CPU time over every frame.
-        public var cpuSeconds: Double
+        package var cpuSeconds: Double
         /// The detector's CPU time per frame, in milliseconds.
-        public var millisecondsPerFrame: Double { frames > 0 ? cpuSeconds * 1000 / Double(frames) : 0 }
+        package var millisecondsPerFrame: Double { frames > 0 ? cpuSeconds * 1000 / Double(frames) : 0 }
     }
 
     /// A sequence that could not be scored.
-    public struct SequenceError: Error, CustomStringConvertible {
+    package struct SequenceError: Error, CustomStringConvertible {
         /// The file or directory concerned.
-        public var path: String
+        package var path: String
         /// Why it failed.
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
+        package var reason: String
+        package var description: String { "\(path): \(reason)" }
     }
 
     /// Scores one sequence folder.
-    public static func score(sequence path: String, name: String) throws -> SequenceResult {
+    package static func score(sequence path: String, name: String) throws -> SequenceResult {
         let files = FileManager.default
         func file(_ relative: String) -> String { (path as NSString).appendingPathComponent(relative) }
         for required in ["input.mp4", "sequence.json", "groundtruth"] where !files.fileExists(atPath: file(required)) {
@@ -104,7 +104,7 @@ public enum MotionBench {
 
     /// A label PNG (ground truth, ROI) as one byte per pixel: gray as is, the first channel of
     /// palette or RGB files (their labels are gray colours), so the label values stay exact.
-    public static func labelPlane(_ path: String) throws -> RasterImage {
+    package static func labelPlane(_ path: String) throws -> RasterImage {
         guard let data = FileManager.default.contents(atPath: path) else { throw SequenceError(path: path, reason: "cannot read") }
         let image: RasterImage
         do {
@@ -120,10 +120,10 @@ public enum MotionBench {
     }
 
     /// The measures in column order.
-    public static let columns = ["recall", "specificity", "fpr", "fnr", "pwc", "precision", "fMeasure", "zoneF1", "msPerFrame"]
+    package static let columns = ["recall", "specificity", "fpr", "fnr", "pwc", "precision", "fMeasure", "zoneF1", "msPerFrame"]
 
     /// The measures of one sequence in column order (``columns``).
-    public static func measures(_ r: SequenceResult) -> [Double?] {
+    package static func measures(_ r: SequenceResult) -> [Double?] {
         let c = r.counts
         return [
             c.recall, c.specificity, c.falsePositiveRate, c.falseNegativeRate, c.percentageWrongClassifications, c.precision, c.fMeasure,
@@ -132,7 +132,7 @@ public enum MotionBench {
     }
 
     /// Per column: the mean over the sequences where it is defined.
-    public static func means(_ results: [SequenceResult]) -> [Double?] {
+    package static func means(_ results: [SequenceResult]) -> [Double?] {
         columns.indices.map { column in
             let values = results.compactMap { measures($0)[column] }
             return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
@@ -140,7 +140,7 @@ public enum MotionBench {
     }
 
     /// The text table: one row per sequence and their mean.
-    public static func table(_ results: [SequenceResult]) -> String {
+    package static func table(_ results: [SequenceResult]) -> String {
         let header = ["sequence", "frames", "Re", "Sp", "FPR", "FNR", "PWC", "Pr", "F", "zoneF1", "ms/frame"]
         func text(_ value: Double?, _ column: Int) -> String {
             guard let value else { return "-" }
@@ -161,7 +161,7 @@ public enum MotionBench {
     }
 
     /// The JSON report: protocol, sequences, mean and errors.
-    public static func json(_ results: [SequenceResult], failures: [SequenceError]) -> JSONValue {
+    package static func json(_ results: [SequenceResult], failures: [SequenceError]) -> JSONValue {
         func number(_ value: Double?) -> JSONValue { value.map { .number(($0 * 1e6).rounded() / 1e6) } ?? .null }
         func measureObject(_ values: [Double?]) -> [(String, JSONValue)] { zip(columns, values).map { ($0, number($1)) } }
         let sequences: [JSONValue] = results.map { r in

@@ -8,22 +8,22 @@ import VigilSynth
 
 /// `vigil bench speed`: how many times real time decoding, the shared STFT and each detector run,
 /// alone and together, on one core (thread CPU time) and on all cores, with peak memory.
-public struct SpeedBench {
+package struct SpeedBench {
     /// A recording that failed while timing.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What failed.
-        public var description: String
+        package var description: String
     }
 
     /// The recordings timed; empty: a synthesized 10-minute 44.1 kHz mono scene.
-    public var files: [String]
+    package var files: [String]
     /// Runs per measurement; the best is reported.
-    public var runs: Int
+    package var runs: Int
     /// Print JSON instead of a table.
-    public var json: Bool
+    package var json: Bool
 
     /// A benchmark of `files`, best of `runs`.
-    public init(files: [String], runs: Int, json: Bool) {
+    package init(files: [String], runs: Int, json: Bool) {
         self.files = files
         self.runs = runs
         self.json = json
@@ -31,7 +31,7 @@ public struct SpeedBench {
 
     /// Measures and writes the table (or JSON) to `output`.
     /// - Throws: the first error reading or writing a recording.
-    public func run(output: (String) -> Void) throws {
+    package func run(output: (String) -> Void) throws {
         var paths = files
         var temporary: URL?
         if paths.isEmpty {
@@ -159,9 +159,9 @@ public struct SpeedBench {
 /// The synthesized scene `vigil bench speed` uses by default: room noise with tones, bursts and
 /// smoke/CO alarm patterns spread over it, so every detector has work to do. Written one minute
 /// at a time, so the benchmark's own memory stays small.
-public enum SpeedScene {
+package enum SpeedScene {
     /// Writes `minutes` of the scene at `sampleRate` as 16-bit WAV to `path`.
-    public static func write(to path: String, sampleRate: Int, minutes: Int) throws {
+    package static func write(to path: String, sampleRate: Int, minutes: Int) throws {
         let writer = try AudioFileStreamWriter(path: path, sampleRate: sampleRate, format: .wav16)
         var generator = SeededGenerator(seed: 7)
         for minute in 0..<minutes {
@@ -182,5 +182,5 @@ public enum SpeedScene {
 
 extension String {
     /// The string right-aligned in `width` columns.
-    public func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    package func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

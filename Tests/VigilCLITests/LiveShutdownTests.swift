@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VigilTestSupport
 
 /// `vigil live` shuts down gracefully on SIGTERM and SIGINT: the pacer stops, the session
 /// flushes the records still pending (events whose clip had not closed) and the "end" record,
