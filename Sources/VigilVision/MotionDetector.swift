@@ -11,20 +11,22 @@ import VigilImaging
 ///
 /// Per frame (details and parameters in docs/video.md):
 /// 1. the luma plane is box-averaged into working pixels (``ZoneLayout/decimation``);
-/// 2. a global gain and offset between frame and background are fitted (least squares, then
-///    refitted without the pixels that moved) so that exposure drift and flicker cancel;
-/// 3. each working pixel's difference to the compensated background, minimised over a 3 x 3
-///    neighbourhood of the background (tolerating small shake), minus `noiseFactor` times the
-///    pixel's noise estimate, is its *score*; privacy blocks never score;
-/// 4. pixels scoring above the most sensitive threshold in use move; a 3 x 3 neighbour count
+/// 2. a global gain and offset between frame and background are fitted on the pixels that were
+///    still in the previous frame; the frame is mapped back through them when that makes more
+///    pixels match the background (exposure drift and flicker cancel);
+/// 3. each working pixel's *score* is its match distance to a sample-based background model
+///    (``SampleBackgroundModel``, after ViBe: the second-smallest difference to 8 samples of
+///    its past and its neighbours'); privacy blocks never score;
+/// 4. pixels scoring above the most sensitive threshold in use move; a 3 x 3 majority filter
 ///    removes specks and fills pinholes;
-/// 5. a whole-frame change (too large a moving fraction or spread, or a gain/offset jump) resets
-///    the background to the frame and starts a settle period without motion;
+/// 5. a lighting change (a gain/offset jump), or a large or widespread change that a shift of
+///    the whole picture explains (shake), refills the model from the frame and starts a settle
+///    period without motion;
 /// 6. otherwise moving pixels are grouped into 8-connected blobs; each region (zone or outside)
 ///    takes the blobs by its anchor rule and counts its moving frame pixels above its own
 ///    threshold; a region moves when that count reaches its sensitivity's minimum area;
-/// 7. the background follows the frame with a time constant (slower under motion), and the
-///    noise estimate follows the still pixels.
+/// 7. the model is updated at random, subsampled pixels (still pixels, and moving ones at a
+///    tenth of the rate), with propagation to neighbours.
 ///
 /// Not thread-safe: one detector per stream. Memory is allocated per frame size, not per frame.
 public final class MotionDetector {
@@ -43,8 +45,8 @@ public final class MotionDetector {
     private var workspace: MotionWorkspace?
     private var lastTime: Double?
     private var settleUntil = -Double.infinity
-    private var lastGain: Float = 1
-    private var lastOffset: Float = 0
+    /// The picture's noise (``MotionParameters/noiseFactor``).
+    private var noiseLevel: Float = 2
 
     /// Creates a detector.
     public init(configuration: MotionConfiguration) {
@@ -67,10 +69,7 @@ public final class MotionDetector {
             return
         }
         let newWorkspace = MotionWorkspace(layout: newLayout)
-        for i in 0..<newWorkspace.count {
-            newWorkspace.bg[i] = oldWorkspace.bg[i]
-            newWorkspace.noise[i] = oldWorkspace.noise[i]
-        }
+        newWorkspace.model = oldWorkspace.model
         layout = newLayout
         workspace = newWorkspace
     }
@@ -93,6 +92,7 @@ public final class MotionDetector {
             workspace = MotionWorkspace(layout: newLayout)
             lastTime = nil
             settleUntil = -.infinity
+            noiseLevel = configuration.parameters.initialNoise
         }
         let layout = self.layout!
         let ws = workspace!
@@ -102,9 +102,7 @@ public final class MotionDetector {
 
         guard let previous = lastTime else {
             lastTime = time
-            lastGain = 1
-            lastOffset = 0
-            ws.resetBackground(initialNoise: configuration.parameters.initialNoise)
+            ws.resetBackground()
             var result = FrameMotion(time: time, state: .initialising, movingFraction: 0, gain: 1, offset: 0, blobs: [], zones: [])
             if recordsRegionDecisions { result.decisions = uniformDecisions(layout: layout, outcome: .none, reason: .initialising) }
             return result
@@ -112,34 +110,48 @@ public final class MotionDetector {
         lastTime = time
         let p = configuration.parameters
         let dt = min(max(time - previous, 0.001), 1)
-        let alpha = Float(1 - exp(-dt / max(p.backgroundTimeConstant, 0.01)))
-        let beta = Float(1 - exp(-dt / max(p.noiseTimeConstant, 0.01)))
+        // ViBe's subsampling: a sample survives N · φ frames on average, which is the
+        // background time constant at this frame rate.
+        let subsampling = min(max(Int((p.backgroundTimeConstant / (Double(SampleBackgroundModel.sampleCount) * dt)).rounded()), 1), 64)
 
-        let thresholds = layout.regions.map { p.threshold(for: $0.zone.sensitivity) }
-        let lowest = thresholds.min() ?? p.threshold(for: .medium)
+        // Thresholds: the sensitivity's, but never below the noise floor.
+        let noiseFloor = p.noiseFactor * noiseLevel
+        let thresholds = layout.regions.map { max(p.threshold(for: $0.zone.sensitivity), noiseFloor) }
+        let lowest = thresholds.min() ?? max(p.threshold(for: .medium), noiseFloor)
 
-        // Global compensation: fit on the pixels that are still under the previous frame's fit
-        // (so that a large object does not bend it); when fewer than half are still (the whole
-        // picture changed), fit on all pixels.
-        var (gain, offset, stillFraction) = ws.fitGainOffset(
-            stillBelow: (lastGain, lastOffset, lowest), noiseFactor: p.noiseFactor)
-        if stillFraction < 0.5 {
-            (gain, offset, _) = ws.fitGainOffset(stillBelow: nil, noiseFactor: p.noiseFactor)
+        // Global compensation, fitted on the pixels that were still in the previous frame and
+        // then on those the fit explains (so a large object does not bend it). A fit beyond noise
+        // (2 % gain, 2 levels) is applied when it makes more pixels match the model; a fit beyond
+        // the tolerances is a lighting change (model refilled) only when it makes at least half
+        // of the pixels match, and a fifth more than without it (a mover filling the view can
+        // bend the fit, but mapping does not explain it).
+        let (gain, offset, residual) = ws.fitGainOffset(radius: lowest)
+        if let residual {
+            let rate = Float(1 - exp(-dt / max(p.noiseTimeConstant, 0.01)))
+            noiseLevel = min(noiseLevel + rate * (residual - noiseLevel), p.maximumNoise)
         }
-        lastGain = gain
-        lastOffset = offset
-        ws.score(gain: gain, offset: offset, noiseFactor: p.noiseFactor, shakeRadius: p.shakeRadius)
+        let midGrayShift = abs(gain * 128 + offset - 128)
+        var lightingChange = false
+        var mapped = false
+        if abs(gain - 1) > 0.02 || abs(offset) > 2 {
+            let matches = ws.compensationMatches(gain: gain, offset: offset, radius: lowest)
+            if abs(gain - 1) > p.globalGainTolerance || midGrayShift > p.globalOffsetTolerance {
+                lightingChange = matches.mapped * 2 >= matches.points && matches.mapped * 5 >= matches.plain * 6
+            }
+            mapped = !lightingChange && matches.mapped > matches.plain
+        }
+        ws.writeCompensated(mapped: mapped)
+        ws.computeDistances()
         let moving = ws.threshold(lowest, minimumNeighbours: p.cleanupMinimumNeighbours)
         let movingFraction = layout.analysedCount > 0 ? Double(moving.count) / Double(layout.analysedCount) : 0
         let cellsMoving = moving.cellsMoving(fraction: p.cellMotionFraction)
-        let midGrayShift = abs(gain * 128 + offset - 128)
-        let lightingChange = abs(gain - 1) > p.globalGainTolerance || midGrayShift > p.globalOffsetTolerance
-        let global = lightingChange || movingFraction > p.globalChangeFraction || cellsMoving > p.globalChangeCellFraction
+        // A large or widespread change is a whole-frame change only when a shift of the whole
+        // picture explains it (shake); large movers close to the camera stay motion.
+        let large = movingFraction > p.globalChangeFraction || cellsMoving > p.globalChangeCellFraction
+        let global = lightingChange || (large && ws.isShift(radius: lowest))
 
         if global {
-            ws.resetBackground(initialNoise: nil)
-            lastGain = 1
-            lastOffset = 0
+            ws.resetBackground()
             settleUntil = time + p.settleDuration
             var result = FrameMotion(
                 time: time, state: .globalChange, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
@@ -151,9 +163,7 @@ public final class MotionDetector {
             return result
         }
         if time < settleUntil {
-            ws.updateBackground(alpha: 0.5, foregroundAlpha: 0.5, beta: 0, noise: (p.minimumNoise, p.maximumNoise))
-            lastGain = 1
-            lastOffset = 0
+            ws.updateBackground(subsampling: subsampling, movingUpdateChance: p.foregroundRateFactor)
             var result = FrameMotion(
                 time: time, state: .settling, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
                 blobs: [], zones: [])
@@ -172,12 +182,11 @@ public final class MotionDetector {
         var privacyMotion: [UInt16] = []
         for region in layout.privacyRegions {
             guard let id = region.zone.id else { continue }
-            let pixels = ws.unmaskedMovingPixels(region: region, above: p.threshold(for: .medium), noiseFactor: p.noiseFactor)
+            let pixels = ws.unmaskedMovingPixels(region: region, above: max(p.threshold(for: .medium), noiseFloor))
             if Double(pixels) >= p.minimumAreaFraction(for: .medium) * frameArea { privacyMotion.append(id) }
         }
 
-        ws.updateBackground(
-            alpha: alpha, foregroundAlpha: alpha * Float(p.foregroundRateFactor), beta: beta, noise: (p.minimumNoise, p.maximumNoise))
+        ws.updateBackground(subsampling: subsampling, movingUpdateChance: p.foregroundRateFactor)
         lastFrameAnalysed = true
         var result = FrameMotion(
             time: time, state: .analysed, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),

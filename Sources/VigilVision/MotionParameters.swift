@@ -13,32 +13,36 @@ public struct MotionParameters: Sendable, Hashable {
     public var decimation: Int?
     /// Width the automatic decimation aims at (at most this many working columns).
     public var targetWorkingWidth: Int = 480
-    /// Time constant of the background average in seconds: slow changes (daylight, clouds)
-    /// are absorbed at this rate.
+    /// Memory of the background model in seconds: each of a pixel's samples survives this long
+    /// on average, so the model's random update visits one pixel in
+    /// `timeConstant / (samples · frame interval)` per frame (ViBe's subsampling factor φ:
+    /// 12.5 at 25 frames/s with 8 samples; clamped to 1...64).
     public var backgroundTimeConstant: Double = 4
-    /// Background pixels under motion adapt this many times slower (a parked car is absorbed
+    /// Pixels under motion are updated with this probability relative to still pixels (ViBe's
+    /// update is conservative; a small rate lets an object that stops join the background,
     /// after roughly timeConstant / factor seconds).
     public var foregroundRateFactor: Double = 0.1
-    /// Time constant of the per-pixel noise estimate (mean absolute deviation) in seconds.
-    public var noiseTimeConstant: Double = 2
-    /// A pixel moves when its difference exceeds `noiseFactor * noise + threshold(sensitivity)`.
-    public var noiseFactor: Float = 4
-    /// Noise estimate of a new model, in gray levels.
+    /// The match radius of a sensitivity is its threshold, but at least this many times the
+    /// picture's noise (the noise floor): the running mean absolute difference between frame and
+    /// background on the pixels the gain fit explains, in the quieter coarse cells (about 1.1 σ
+    /// for sensor noise σ), so that a high sensitivity does not ask for differences noise alone
+    /// produces.
+    public var noiseFactor: Float = 3
+    /// Noise of a new model, in gray levels.
     public var initialNoise: Float = 2
-    /// Lower bound of the noise estimate.
-    public var minimumNoise: Float = 0.5
-    /// Upper bound of the noise estimate (so that flicker cannot blind a pixel for good).
+    /// Upper bound of the noise (so that a scene in constant change cannot blind the detector).
     public var maximumNoise: Float = 12
-    /// Neighbourhood radius (working pixels) searched for the best background match, which
-    /// tolerates camera shake of up to this many working pixels; 0 disables it.
-    public var shakeRadius: Int = 1
+    /// Time constant of the noise average in seconds.
+    public var noiseTimeConstant: Double = 2
     /// Clean-up: a working pixel stays in motion when at least this many of its 3 x 3
-    /// neighbourhood (itself included) exceed the threshold; also fills one-pixel holes.
-    public var cleanupMinimumNeighbours: Int = 4
-    /// A frame whose moving fraction (of unmasked pixels) exceeds this is a whole-frame change.
+    /// neighbourhood (itself included) exceed the threshold, a 3 x 3 majority (median) filter
+    /// at 5: removes specks and fills one-pixel holes.
+    public var cleanupMinimumNeighbours: Int = 5
+    /// A frame whose moving fraction (of unmasked pixels) exceeds this is tested for a shift of
+    /// the whole picture (shake), which makes it a whole-frame change.
     public var globalChangeFraction: Double = 0.4
-    /// A frame with motion in more than this fraction of the 8 x 8 coarse cells is a
-    /// whole-frame change (camera shake, light switched on in part of the picture).
+    /// A frame with motion in more than this fraction of the 8 x 8 coarse cells is tested for a
+    /// shift of the whole picture (shake) too.
     public var globalChangeCellFraction: Double = 0.65
     /// A cell counts as moving for ``globalChangeCellFraction`` when this fraction of it moves.
     public var cellMotionFraction: Double = 0.02
@@ -46,10 +50,12 @@ public struct MotionParameters: Sendable, Hashable {
     public var globalGainTolerance: Float = 0.25
     /// A fitted global offset beyond this many gray levels is a whole-frame change.
     public var globalOffsetTolerance: Float = 25
-    /// After a whole-frame change the model settles this long (seconds): the background is
-    /// reset to the new picture, adapts fast, and no motion is reported.
+    /// After a whole-frame change the model settles this long (seconds): the background model
+    /// is filled again from the new picture and no motion is reported.
     public var settleDuration: Double = 0.5
-    /// Pixel threshold at the least sensitive level (1), in gray levels above the noise term.
+    /// Pixel threshold at the least sensitive level (1) in gray levels: the background model's
+    /// match radius (a pixel moves when fewer than 2 of its samples lie within it), but at least
+    /// the noise floor.
     public var thresholdAtLowest: Float = 30
     /// Pixel threshold at the most sensitive level.
     public var thresholdAtHighest: Float = 4
@@ -61,7 +67,7 @@ public struct MotionParameters: Sendable, Hashable {
     /// The defaults.
     public init() {}
 
-    /// The pixel threshold (gray levels above the noise term) for `sensitivity`: linear from
+    /// The pixel threshold (match radius in gray levels, before the noise floor) for `sensitivity`: linear from
     /// ``thresholdAtLowest`` at level 1 to ``thresholdAtHighest`` at the maximum level.
     public func threshold(for sensitivity: Sensitivity) -> Float {
         thresholdAtLowest + (thresholdAtHighest - thresholdAtLowest) * Float(sensitivity.fraction)

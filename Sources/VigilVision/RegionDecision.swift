@@ -22,8 +22,8 @@ public struct RegionDecision: Sendable, Hashable {
         /// A lighting or whole-frame change at which the picture switched between colour and
         /// monochrome: the camera's IR cut filter (night vision on or off). Background reset.
         case irSwitch
-        /// Most of the picture changed at once without a uniform brightness step (an IR switch in
-        /// a monochrome stream, a large shake, a scene cut, a mover filling the view): background reset.
+        /// A large or widespread change that a shift of the whole picture explains (camera
+        /// shake): background reset.
         case wholeFrameChange
         /// Within the settle period after a lighting or whole-frame change.
         case settling

@@ -1,4 +1,5 @@
 import Testing
+import VigilCore
 import VigilInference
 import VigilTraining
 

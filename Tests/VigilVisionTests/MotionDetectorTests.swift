@@ -149,6 +149,34 @@ struct MotionDetectorTests {
         #expect(reported.isEmpty, "motion in frames \(reported)")
     }
 
+    @Test("a mover covering most of the picture is motion, not a whole-frame change")
+    func largeMover() {
+        var scene = SyntheticScene(width: 320, height: 180)
+        scene.noiseSigma = 2
+        // 240 x 150 (62 % of the frame), entering from the left at frame 10, 8 px per frame.
+        scene.objects = [.init(width: 240, height: 150, level: 230, position: { i in i >= 10 ? (x: -240 + (i - 10) * 8, y: 15) : nil })]
+        let results = run(scene, threeZones(outside: Sensitivity(5)), frames: 50)
+        for (i, (frame, _)) in results.enumerated() where i > 0 {
+            #expect(frame.state == .analysed, "frame \(i): \(frame.state), moving \(frame.movingFraction)")
+        }
+        let large = results[35...].filter { $0.0.movingFraction > 0.4 && $0.1.contains(1) }.count
+        #expect(large >= 10, "frames with more than 40 % moving reported in zone 1: \(large)")
+    }
+
+    @Test("an object in the first frame that walks away leaves a ghost that is absorbed within timeConstant / foregroundRateFactor")
+    func ghostDissolves() {
+        var scene = SyntheticScene(width: 320, height: 180)
+        scene.noiseSigma = 2
+        // In zone 1 from the start; leaves to the right from frame 5 at 6 px per frame (gone from zone 1 by frame 20).
+        scene.objects = [.init(width: 24, height: 36, level: 230, position: { i in (x: 40 + max(0, i - 5) * 6, y: 100) })]
+        // 40 s at 30 fps: the defaults absorb a still area under motion after about 4 s / 0.1.
+        let results = run(scene, threeZones(), frames: 1_200)
+        let early = results[20..<40].filter { $0.1.contains(1) }.count
+        let late = results[1_140...].filter { $0.1.contains(1) }
+        #expect(early > 0, "the ghost is expected at first")
+        #expect(late.isEmpty, "zone 1 still reported in \(late.count) of the last 60 frames")
+    }
+
     @Test("rotation 180 and flips map motion to the zone in sensor space", arguments: [(180, false, false), (0, true, false), (0, false, true), (180, true, true)])
     func orientation(rotation: Int, flipH: Bool, flipV: Bool) {
         var scene = crossingScene()

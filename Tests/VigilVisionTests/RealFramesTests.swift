@@ -12,6 +12,29 @@ private let carVideo = sharedData.appendingPathComponent("video/intel-sample-vid
 private let hasHighway = FileManager.default.fileExists(atPath: highway.appendingPathComponent("1.png").path)
 private let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
 private let hasCarVideo = FileManager.default.fileExists(atPath: carVideo.path) && ffmpeg != nil
+private let motionSets = sharedData.appendingPathComponent("motion")
+private let hasMotionSets = FileManager.default.fileExists(atPath: motionSets.appendingPathComponent("HallAndMonitor/input.mp4").path) && ffmpeg != nil
+
+/// The luma frames of `video` (decoded by ffmpeg to gray), `width` x `height` each.
+private func grayFrames(_ video: URL, width: Int, height: Int) throws -> [[UInt8]] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ffmpeg!)
+    process.arguments = ["-v", "error", "-nostdin", "-i", video.path, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "-"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = [UInt8](pipe.fileHandleForReading.readDataToEndOfFile())
+    process.waitUntilExit()
+    let size = width * height
+    return (0..<(data.count / size)).map { Array(data[($0 * size)..<(($0 + 1) * size)]) }
+}
+
+/// The first channel of a label PNG (ground truth, ROI).
+private func labelPlane(_ url: URL) throws -> [UInt8] {
+    let image = try PNGCodec.decode([UInt8](try Data(contentsOf: url)), source: url.lastPathComponent)
+    let channels = image.format.channels
+    return channels == 1 ? image.pixels : (0..<(image.width * image.height)).map { image.pixels[$0 * channels] }
+}
 
 /// A zone from frame-pixel corners of a W x H frame (grid 0...2048).
 private func zone(_ id: UInt16, x0: Int, y0: Int, x1: Int, y1: Int, width: Int, height: Int) -> ActivityZone {
@@ -78,5 +101,43 @@ struct RealFramesTests {
             #expect(!zones.contains(2), "frame \(index): motion on the empty right side")
         }
         #expect(carFrames >= 120, "car motion in \(carFrames) frames")
+    }
+
+    @Test(
+        "ground-truth sequences (CDnet rules): mean F-measure at least 0.55, every sequence at least 0.4",
+        .enabled(if: hasMotionSets, "needs ../shared/data/motion and ffmpeg"))
+    func groundTruthSequences() throws {
+        // Frame i against gt i, positives 255, negatives 0 and 50, the rest and outside ROI.png not scored.
+        let names = ["Board", "CAVIAR1", "Foliage", "HallAndMonitor", "HighwayI", "IBMtest2", "Snellen"]
+        var fMeasures: [String: Double] = [:]
+        for name in names {
+            let folder = motionSets.appendingPathComponent(name)
+            let info = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("sequence.json"))) as! [String: Any]
+            let width = info["width"] as! Int, height = info["height"] as! Int
+            let range = info["scoredFrames"] as! [Int]
+            let roiURL = folder.appendingPathComponent("ROI.png")
+            let roi = FileManager.default.fileExists(atPath: roiURL.path) ? try labelPlane(roiURL) : nil
+            let detector = MotionDetector(configuration: MotionConfiguration())
+            var mask = [UInt8](repeating: 0, count: width * height)
+            var tp = 0, fp = 0, fn = 0
+            for (index, frame) in try grayFrames(folder.appendingPathComponent("input.mp4"), width: width, height: height).enumerated() {
+                _ = frame.withUnsafeBufferPointer { detector.process(luma: $0, width: width, height: height, stride: width, time: Double(index) / 25) }
+                mask.withUnsafeMutableBufferPointer { _ = detector.writeMotionMask(into: $0, width: width, height: height) }
+                guard index >= range[0] && index <= range[1] else { continue }
+                let truth = try labelPlane(folder.appendingPathComponent("groundtruth/gt\(String(format: "%06d", index)).png"))
+                for i in 0..<(width * height) where roi.map({ $0[i] != 0 }) ?? true {
+                    let detected = mask[i] == 255
+                    switch truth[i] {
+                    case 255: if detected { tp += 1 } else { fn += 1 }
+                    case 0, 50: if detected { fp += 1 }
+                    default: break
+                    }
+                }
+            }
+            fMeasures[name] = Double(2 * tp) / Double(max(2 * tp + fp + fn, 1))
+        }
+        let mean = fMeasures.values.reduce(0, +) / Double(names.count)
+        #expect(mean >= 0.55, "mean F \(mean): \(fMeasures)")
+        for (name, f) in fMeasures { #expect(f >= 0.4, "\(name): F \(f)") }
     }
 }
