@@ -1,22 +1,49 @@
 import Foundation
+import Synchronization
 
 /// Fan-out of the live records to stream clients. Each client has a bounded buffer; a client
 /// whose buffer is full is dropped (its stream ends) and counted, so publishing never waits
 /// for a client. Keeps a bounded history ring so that a client can resume after an ID
 /// (SSE `Last-Event-ID`). Memory: at most `historyCapacity` + `clientBufferCapacity` records
 /// per client.
-public final class EventHub: @unchecked Sendable {
+public final class EventHub: Sendable {
     /// Records buffered per client before it is dropped.
     public let clientBufferCapacity: Int
     /// Records kept for late joiners.
     public let historyCapacity: Int
     private let metrics: LiveMetrics
-    private let lock = NSLock()
-    private var subscribers: [Int: (continuation: AsyncStream<LiveRecord>.Continuation, kind: String, subscription: LiveSubscription)] = [:]
-    private var history: [LiveRecord] = []
-    private var historyStart = 0
-    private var nextID = 1
-    private var closed = false
+
+    /// A connected client.
+    private typealias Subscriber = (continuation: AsyncStream<LiveRecord>.Continuation, kind: String, subscription: LiveSubscription)
+
+    /// What the lock guards: the clients, the history ring, the next client ID and whether the
+    /// stream has ended.
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var history: [LiveRecord] = []
+        var historyStart = 0
+        var nextID = 1
+        var closed = false
+
+        /// The retained history, oldest first.
+        var orderedHistory: [LiveRecord] { Array(history[historyStart...]) + Array(history[..<historyStart]) }
+
+        /// Delivers `record` to every client without waiting; removes the clients whose buffer is
+        /// full, marks them dropped and returns their streams (to finish and count after the lock).
+        mutating func deliver(_ record: LiveRecord) -> [(AsyncStream<LiveRecord>.Continuation, String)] {
+            var dropped: [(AsyncStream<LiveRecord>.Continuation, String)] = []
+            for (id, subscriber) in subscribers {
+                if case .dropped = subscriber.continuation.yield(record) {
+                    subscribers[id] = nil
+                    subscriber.subscription.markDropped()
+                    dropped.append((subscriber.continuation, subscriber.kind))
+                }
+            }
+            return dropped
+        }
+    }
+
+    private let state = Mutex(State())
 
     /// Creates a hub.
     public init(clientBufferCapacity: Int = 512, historyCapacity: Int = 1024, metrics: LiveMetrics) {
@@ -26,14 +53,14 @@ public final class EventHub: @unchecked Sendable {
     }
 
     /// Connected clients.
-    public var subscriberCount: Int { lock.withLock { subscribers.count } }
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Whether the stream has ended.
-    public var isClosed: Bool { lock.withLock { closed } }
+    public var isClosed: Bool { state.withLock { $0.closed } }
 
     /// The retained history, oldest first.
     public var recentRecords: [LiveRecord] {
-        lock.withLock { Array(history[historyStart...]) + Array(history[..<historyStart]) }
+        state.withLock { $0.orderedHistory }
     }
 
     /// Subscribes a client of `kind` (`sse`, `websocket`). With `after`, retained records with a
@@ -41,18 +68,17 @@ public final class EventHub: @unchecked Sendable {
     public func subscribe(kind: String, after: UInt64? = nil) -> LiveSubscription {
         var continuation: AsyncStream<LiveRecord>.Continuation!
         let stream = AsyncStream<LiveRecord>(bufferingPolicy: .bufferingOldest(clientBufferCapacity)) { continuation = $0 }
-        return lock.withLock {
-            let id = nextID
-            nextID += 1
+        return state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
             let subscription = LiveSubscription(id: id, records: stream, hub: self)
             if let after {
-                let ordered = Array(history[historyStart...]) + Array(history[..<historyStart])
-                for record in ordered.suffix(clientBufferCapacity) where record.sequence > after { continuation.yield(record) }
+                for record in state.orderedHistory.suffix(clientBufferCapacity) where record.sequence > after { continuation.yield(record) }
             }
-            if closed {
+            if state.closed {
                 continuation.finish()
             } else {
-                subscribers[id] = (continuation, kind, subscription)
+                state.subscribers[id] = (continuation, kind, subscription)
                 metrics.clientConnected(kind)
                 let hubRef = self
                 continuation.onTermination = { _ in hubRef.unsubscribe(id) }
@@ -63,23 +89,16 @@ public final class EventHub: @unchecked Sendable {
 
     /// Delivers `record` to every client without waiting; drops clients whose buffer is full.
     public func publish(_ record: LiveRecord) {
-        var droppedNow: [(AsyncStream<LiveRecord>.Continuation, String)] = []
-        lock.withLock {
+        let droppedNow = state.withLock { state in
             if historyCapacity > 0 {
-                if history.count < historyCapacity {
-                    history.append(record)
+                if state.history.count < historyCapacity {
+                    state.history.append(record)
                 } else {
-                    history[historyStart] = record
-                    historyStart = (historyStart + 1) % historyCapacity
+                    state.history[state.historyStart] = record
+                    state.historyStart = (state.historyStart + 1) % historyCapacity
                 }
             }
-            for (id, subscriber) in subscribers {
-                if case .dropped = subscriber.continuation.yield(record) {
-                    subscribers[id] = nil
-                    subscriber.subscription.markDropped()
-                    droppedNow.append((subscriber.continuation, subscriber.kind))
-                }
-            }
+            return state.deliver(record)
         }
         metrics.recordPublished(record)
         for (continuation, kind) in droppedNow {
@@ -93,16 +112,7 @@ public final class EventHub: @unchecked Sendable {
     /// counted). SSE writes it as a comment, which also reveals clients that went away.
     public func heartbeat() {
         let record = LiveRecord(sequence: 0, type: "heartbeat", emittedAt: 0, line: "")
-        var droppedNow: [(AsyncStream<LiveRecord>.Continuation, String)] = []
-        lock.withLock {
-            for (id, subscriber) in subscribers {
-                if case .dropped = subscriber.continuation.yield(record) {
-                    subscribers[id] = nil
-                    subscriber.subscription.markDropped()
-                    droppedNow.append((subscriber.continuation, subscriber.kind))
-                }
-            }
-        }
+        let droppedNow = state.withLock { $0.deliver(record) }
         for (continuation, kind) in droppedNow {
             metrics.clientDropped()
             metrics.clientDisconnected(kind)
@@ -112,10 +122,10 @@ public final class EventHub: @unchecked Sendable {
 
     /// Ends the stream: every client's stream finishes after its buffered records.
     public func close() {
-        let all = lock.withLock {
-            closed = true
-            defer { subscribers.removeAll() }
-            return Array(subscribers.values)
+        let all = state.withLock { state in
+            state.closed = true
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
         }
         for subscriber in all {
             metrics.clientDisconnected(subscriber.kind)
@@ -124,7 +134,7 @@ public final class EventHub: @unchecked Sendable {
     }
 
     func unsubscribe(_ id: Int) {
-        let removed = lock.withLock { subscribers.removeValue(forKey: id) }
+        let removed = state.withLock { $0.subscribers.removeValue(forKey: id) }
         if let removed {
             metrics.clientDisconnected(removed.kind)
             removed.continuation.finish()

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 import VigilCore
 
 /// Measures event delivery latency as a real SSE client: connects to `GET /events` over TCP on
 /// its own thread and timestamps every `eventStarted` and `event` message on arrival against
 /// the pacer's media-to-wall mapping (``LiveRunner/wallTime(forMedia:)``).
-public final class LatencyProbe: @unchecked Sendable {
+public final class LatencyProbe: Sendable {
     /// One record's arrival.
     struct Arrival {
         var id: Int
@@ -16,10 +17,14 @@ public final class LatencyProbe: @unchecked Sendable {
     }
 
     private let client: SSEClient
-    private let lock = NSLock()
-    private var arrivals: [Arrival] = []
-    private var done = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// What the lock guards: the arrivals so far, the end of the stream and the tasks waiting for it.
+    private struct State {
+        var arrivals: [Arrival] = []
+        var done = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
 
     /// Connects to the server at `host:port` (throws when it cannot, or when no response head
     /// arrives within `responseTimeout` seconds).
@@ -39,13 +44,13 @@ public final class LatencyProbe: @unchecked Sendable {
                 let arrival = Arrival(
                     id: id, trigger: trigger, started: message.event == "eventStarted", emittedAt: emitted, detectedAt: detected,
                     receivedAt: message.receivedAt)
-                lock.withLock { arrivals.append(arrival) }
+                state.withLock { $0.arrivals.append(arrival) }
             }
             client.close()
-            let waiting = lock.withLock {
-                done = true
-                defer { waiters.removeAll() }
-                return waiters
+            let waiting = state.withLock { state in
+                state.done = true
+                defer { state.waiters.removeAll() }
+                return state.waiters
             }
             for waiter in waiting { waiter.resume() }
         }
@@ -56,14 +61,14 @@ public final class LatencyProbe: @unchecked Sendable {
     /// Waits for the end of the stream, then computes the report with `runner`'s mapping.
     public func report(runner: LiveRunner) async -> LatencyReport {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = lock.withLock {
-                if done { return true }
-                waiters.append(continuation)
+            let now = state.withLock { state in
+                if state.done { return true }
+                state.waiters.append(continuation)
                 return false
             }
             if now { continuation.resume() }
         }
-        let all = lock.withLock { arrivals }
+        let all = state.withLock { $0.arrivals }
         var samples: [LatencyReport.Sample] = []
         var firstIndex: [Int: Int] = [:]
         for arrival in all {

@@ -1,28 +1,32 @@
 import CoreMetrics
 import Foundation
 import Prometheus
+import Synchronization
 
 /// Counters and gauges of a live session, kept through swift-metrics in a swift-prometheus
 /// registry of the session's own and rendered by it as Prometheus text for `GET /metrics`.
 /// Thread-safe; updating never blocks for long (one lock, no I/O). The metric names are listed in
 /// docs/live.md ("Metrics").
-public final class LiveMetrics: @unchecked Sendable {
-    private let lock = NSLock()
+public final class LiveMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    // The values the session and /health read back.
-    private var eventsByTrigger: [String: Int] = [:]
-    private var clients: [String: Int] = [:]
-    private var dropped = 0
-    private var mediaTime = 0.0
-    private var lag = 0.0
-    private var maxLag = 0.0
-    private var timedOut = 0
-    private var refusedStreams = 0
-    // swift-metrics handles, made once per label value.
-    private var eventCounters: [String: CoreMetrics.Counter] = [:]
-    private var recordCounters: [String: CoreMetrics.Counter] = [:]
-    private var requestCounters: [Int: CoreMetrics.Counter] = [:]
+    /// What the lock guards: the values the session and /health read back, and the swift-metrics
+    /// handles made once per label value.
+    private struct State {
+        var eventsByTrigger: [String: Int] = [:]
+        var clients: [String: Int] = [:]
+        var dropped = 0
+        var mediaTime = 0.0
+        var lag = 0.0
+        var maxLag = 0.0
+        var timedOut = 0
+        var refusedStreams = 0
+        var eventCounters: [String: CoreMetrics.Counter] = [:]
+        var recordCounters: [String: CoreMetrics.Counter] = [:]
+        var requestCounters: [Int: CoreMetrics.Counter] = [:]
+    }
+
+    private let state = Mutex(State())
     private let clientGauges: [String: CoreMetrics.Gauge]
     private let clientCounters: [String: CoreMetrics.Counter]
     private let droppedCounter: CoreMetrics.Counter
@@ -61,11 +65,11 @@ public final class LiveMetrics: @unchecked Sendable {
 
     /// Counts a published record.
     public func recordPublished(_ record: LiveRecord) {
-        lock.withLock {
-            counter(&recordCounters, record.type, "vigil_live_records_total", "type").increment()
+        state.withLock { state in
+            counter(&state.recordCounters, record.type, "vigil_live_records_total", "type").increment()
             if record.type == "event", let trigger = record.trigger {
-                eventsByTrigger[trigger.rawValue, default: 0] += 1
-                counter(&eventCounters, trigger.rawValue, "vigil_live_events_total", "trigger").increment()
+                state.eventsByTrigger[trigger.rawValue, default: 0] += 1
+                counter(&state.eventCounters, trigger.rawValue, "vigil_live_events_total", "trigger").increment()
             }
             if record.type == "deviceChanged" { deviceChangesCounter.increment() }
         }
@@ -74,83 +78,84 @@ public final class LiveMetrics: @unchecked Sendable {
     /// Records a processed block: media time after it and its lag (seconds the processing
     /// finished after the block was due by the pacer; ≥ 0).
     public func blockProcessed(mediaTime: Double, lag: Double) {
-        lock.withLock {
+        state.withLock { state in
             blocksCounter.increment()
-            self.mediaTime = mediaTime
-            self.lag = max(0, lag)
-            maxLag = max(maxLag, self.lag)
+            state.mediaTime = mediaTime
+            state.lag = max(0, lag)
+            state.maxLag = max(state.maxLag, state.lag)
             mediaTimeGauge.record(mediaTime.isFinite ? mediaTime : 0)
-            lagGauge.record(self.lag.isFinite ? self.lag : 0)
-            maxLagGauge.record(maxLag.isFinite ? maxLag : 0)
+            lagGauge.record(state.lag.isFinite ? state.lag : 0)
+            maxLagGauge.record(state.maxLag.isFinite ? state.maxLag : 0)
         }
     }
 
     /// A client of `kind` (`sse`, `websocket`) connected.
     public func clientConnected(_ kind: String) {
-        lock.withLock {
-            clients[kind, default: 0] += 1
-            clientGauges[kind]?.record(Double(clients[kind, default: 0]))
+        state.withLock { state in
+            state.clients[kind, default: 0] += 1
+            clientGauges[kind]?.record(Double(state.clients[kind, default: 0]))
             clientCounters[kind]?.increment()
         }
     }
 
     /// A client of `kind` disconnected (after finishing or being dropped).
     public func clientDisconnected(_ kind: String) {
-        lock.withLock {
-            clients[kind, default: 0] -= 1
-            clientGauges[kind]?.record(Double(clients[kind, default: 0]))
+        state.withLock { state in
+            state.clients[kind, default: 0] -= 1
+            clientGauges[kind]?.record(Double(state.clients[kind, default: 0]))
         }
     }
 
     /// A client was dropped because its buffer was full.
     public func clientDropped() {
-        lock.withLock {
-            dropped += 1
+        state.withLock { state in
+            state.dropped += 1
             droppedCounter.increment()
         }
     }
 
     /// Counts an HTTP control request by response status.
     public func controlRequest(status: Int) {
-        lock.withLock {
-            if requestCounters[status] == nil {
-                requestCounters[status] = Counter(label: "vigil_live_control_requests_total", dimensions: [("code", "\(status)")], factory: factory)
+        state.withLock { state in
+            if state.requestCounters[status] == nil {
+                state.requestCounters[status] = Counter(
+                    label: "vigil_live_control_requests_total", dimensions: [("code", "\(status)")], factory: factory)
             }
-            requestCounters[status]?.increment()
+            state.requestCounters[status]?.increment()
         }
     }
 
     /// A connection was closed because its request head did not arrive in time (slowloris).
     public func requestTimedOut() {
-        lock.withLock {
-            timedOut += 1
+        state.withLock { state in
+            state.timedOut += 1
             timeoutsCounter.increment()
         }
     }
 
     /// A stream client was refused because the client limit was reached.
     public func streamRefused() {
-        lock.withLock {
-            refusedStreams += 1
+        state.withLock { state in
+            state.refusedStreams += 1
             refusedCounter.increment()
         }
     }
 
     /// Connections closed so far because their request head did not arrive in time.
-    public var timedOutConnections: Int { lock.withLock { timedOut } }
+    public var timedOutConnections: Int { state.withLock { $0.timedOut } }
     /// Stream clients refused so far (client limit).
-    public var refusedStreamClients: Int { lock.withLock { refusedStreams } }
+    public var refusedStreamClients: Int { state.withLock { $0.refusedStreams } }
 
     /// Clients dropped so far.
-    public var droppedClients: Int { lock.withLock { dropped } }
+    public var droppedClients: Int { state.withLock { $0.dropped } }
     /// Clients connected now.
-    public var connectedClients: Int { lock.withLock { clients.values.reduce(0, +) } }
+    public var connectedClients: Int { state.withLock { $0.clients.values.reduce(0, +) } }
     /// Events published so far, by trigger name.
-    public var events: [String: Int] { lock.withLock { eventsByTrigger } }
+    public var events: [String: Int] { state.withLock { $0.eventsByTrigger } }
     /// Media time processed so far.
-    public var processedMediaTime: Double { lock.withLock { mediaTime } }
+    public var processedMediaTime: Double { state.withLock { $0.mediaTime } }
     /// Lag of the last block, seconds.
-    public var currentLag: Double { lock.withLock { lag } }
+    public var currentLag: Double { state.withLock { $0.lag } }
 
     /// The Prometheus text exposition (version 0.0.4), rendered by swift-prometheus.
     public func prometheusText() -> String { registry.emitToString() }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VigilPipeline
 
 /// Drives a ``LiveSession`` from a ``AudioSource`` (blocks of samples) or a
@@ -37,12 +38,17 @@ public final class LiveRunner: @unchecked Sendable {
     /// The options.
     public let options: Options
 
-    private let lock = NSLock()
-    private var stopRequested = false
-    private var done = false
-    private var failure: (any Error)?
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-    private var wallStart: Double?
+    /// What the lock guards: the stop request, the end of the run and its error, the tasks
+    /// waiting for the end, and the wall-clock start.
+    private struct State {
+        var stopRequested = false
+        var done = false
+        var failure: (any Error)?
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var wallStart: Double?
+    }
+
+    private let state = Mutex(State())
 
     /// Creates a runner. An audio source needs an audio session, a video source a video session.
     public init(session: LiveSession, source: any MediaSource, options: Options) {
@@ -56,17 +62,17 @@ public final class LiveRunner: @unchecked Sendable {
     /// The wall-clock time (``LiveClock/now()``) at which media time `media` is due, when paced
     /// by the media clock and started.
     public func wallTime(forMedia media: Double) -> Double? {
-        lock.withLock {
-            guard let wallStart, options.speed > 0, !source.pacedByArrival else { return nil }
+        state.withLock { state in
+            guard let wallStart = state.wallStart, options.speed > 0, !source.pacedByArrival else { return nil }
             return wallStart + media / options.speed
         }
     }
 
     /// The error that ended the run, if any.
-    public var error: (any Error)? { lock.withLock { failure } }
+    public var error: (any Error)? { state.withLock { $0.failure } }
 
     /// Whether the run has ended.
-    public var isDone: Bool { lock.withLock { done } }
+    public var isDone: Bool { state.withLock { $0.done } }
 
     /// Starts the processing thread.
     public func start() {
@@ -77,14 +83,14 @@ public final class LiveRunner: @unchecked Sendable {
     }
 
     /// Asks the run to stop after the current block; the session is then finished.
-    public func stop() { lock.withLock { stopRequested = true } }
+    public func stop() { state.withLock { $0.stopRequested = true } }
 
     /// Waits until the run has ended (the session is finished).
     public func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = lock.withLock {
-                if done { return true }
-                waiters.append(continuation)
+            let resumeNow = state.withLock { state in
+                if state.done { return true }
+                state.waiters.append(continuation)
                 return false
             }
             if resumeNow { continuation.resume() }
@@ -98,10 +104,10 @@ public final class LiveRunner: @unchecked Sendable {
             runAudio(audio)
         }
         session.finish()
-        let waiting = lock.withLock {
-            done = true
-            defer { waiters.removeAll() }
-            return waiters
+        let waiting = state.withLock { state in
+            state.done = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
         }
         for waiter in waiting { waiter.resume() }
     }
@@ -109,13 +115,13 @@ public final class LiveRunner: @unchecked Sendable {
     private func runVideo(_ video: any VideoSource) {
         var source = video  // a class: `nextFrame()` is `mutating` only for FrameSource value types
         let start = LiveClock.now()
-        lock.withLock { wallStart = start }
+        state.withLock { $0.wallStart = start }
         var nextHeartbeat = start + options.heartbeatInterval
         var loopOffset = 0.0
         var lastTime: Double?
         var interval = 0.0
         do {
-            while !lock.withLock({ stopRequested }) {
+            while !state.withLock({ $0.stopRequested }) {
                 var next = try source.nextFrame()
                 if next == nil {
                     guard options.loop, let last = lastTime, try source.rewind() else { break }
@@ -144,7 +150,7 @@ public final class LiveRunner: @unchecked Sendable {
                 }
             }
         } catch {
-            lock.withLock { failure = error }
+            state.withLock { $0.failure = error }
         }
     }
 
@@ -154,10 +160,10 @@ public final class LiveRunner: @unchecked Sendable {
         var media: Int64 = 0
         let rate = source.sampleRate
         let start = LiveClock.now()
-        lock.withLock { wallStart = start }
+        state.withLock { $0.wallStart = start }
         var nextHeartbeat = start + options.heartbeatInterval
         do {
-            while !lock.withLock({ stopRequested }) {
+            while !state.withLock({ $0.stopRequested }) {
                 var count = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
                 if count == 0 {
                     guard options.loop, try source.rewind() else { break }
@@ -183,7 +189,7 @@ public final class LiveRunner: @unchecked Sendable {
                 }
             }
         } catch {
-            lock.withLock { failure = error }
+            state.withLock { $0.failure = error }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 import VigilPipeline
 
 /// A live run as a service: `vigil live`'s asynchronous part, one service in a ServiceGroup that shuts down
@@ -33,7 +34,14 @@ public struct LiveService: Service {
     public var report: JSONLinesSink
     private let status = StatusBox()
 
-    final class StatusBox: @unchecked Sendable { var value = Outcome.finished }
+    /// How the run ended, set by the service and read once the group has ended.
+    final class StatusBox: Sendable {
+        private let outcome = Mutex(Outcome.finished)
+        var value: Outcome {
+            get { outcome.withLock { $0 } }
+            set { outcome.withLock { $0 = newValue } }
+        }
+    }
 
     /// A service running `server` and `runner`.
     public init(server: LiveServer, runner: LiveRunner, host: String, measure: Bool, linger: Bool, report: JSONLinesSink) {

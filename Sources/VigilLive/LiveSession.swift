@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VigilAnalysis
 import VigilControl
 import VigilCore
@@ -16,7 +17,7 @@ import VigilVision
 /// rate) runs an ``AudioStreamAnalyzer`` (the shared STFT and every sound detector this build
 /// has, the same as `vigil analyze`) on blocks of mono samples; a video session (``init(videoSourceName:device:explain:hub:metrics:sinks:onRecord:)``)
 /// runs the ``MotionDetector`` with the device's zones on frames. No wall clock and no I/O:
-/// pacing and transport live around it. Thread-safe (one lock); control changes queued on the
+/// pacing and transport live around it. Thread-safe (one lock, held while the sinks receive); control changes queued on the
 /// ``DeviceController`` take effect at the start of the next block or frame.
 ///
 /// **Early records.** After each STFT frame the sound detectors report activities they have
@@ -48,16 +49,23 @@ public final class LiveSession: @unchecked Sendable {
     /// Report suppressed candidates too.
     public let explain: Bool
 
-    private let lock = NSLock()
+    /// What the lock guards: the engine, the stream position and whether the stream has ended.
+    private struct State {
+        var engine: EventEngine
+        /// Video: media time of the latest frame, and the frame interval seen.
+        var frameTime: Double?
+        var frameInterval = 0.0
+        var frames = 0
+        var sequence: UInt64 = 0
+        var finished = false
+    }
+
+    private let state: Mutex<State>
+    /// The analysis (one of the two), used only with the lock held. They stay outside the mutex
+    /// because an analyzer takes the caller's sample buffer, which cannot enter the mutex's region.
     private let audio: AudioStreamAnalyzer?
     private let motion: MotionDetector?
-    private var engine: EventEngine
-    /// Video: media time of the latest frame, and the frame interval seen.
-    private var frameTime: Double?
-    private var frameInterval = 0.0
-    private var frames = 0
-    private var sequence: UInt64 = 0
-    private var finished = false
+    /// Called with the lock held, in order, for every record.
     private let sinks: [any EventSink]
 
     /// Creates a session for a stream at `sampleRate`.
@@ -83,7 +91,7 @@ public final class LiveSession: @unchecked Sendable {
         audio = analyzer
         motion = nil
         _ = device.takeChanges()
-        engine = EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)
+        state = Mutex(State(engine: EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)))
     }
 
     /// Creates a session for a video stream: motion in the device's activity zones (privacy
@@ -103,7 +111,7 @@ public final class LiveSession: @unchecked Sendable {
         audio = nil
         _ = device.takeChanges()
         motion = MotionDetector(configuration: MotionConfiguration(device: device.current))
-        engine = EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)
+        state = Mutex(State(engine: EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)))
     }
 
     /// Whether this session analyzes video frames (else audio blocks).
@@ -111,34 +119,35 @@ public final class LiveSession: @unchecked Sendable {
 
     /// Media time consumed so far (seconds): the end of the last audio block, or the time of
     /// the last video frame.
-    public var mediaTime: Double { lock.withLock { currentTime } }
+    public var mediaTime: Double { state.withLock { currentTime($0) } }
 
-    private var currentTime: Double {
-        if motion != nil { return frameTime ?? 0 }
+    /// Media time consumed so far, from the guarded `state`.
+    private func currentTime(_ state: State) -> Double {
+        if motion != nil { return state.frameTime ?? 0 }
         return audio?.mediaTime ?? 0
     }
 
     /// Whether ``finish()`` was called.
-    public var isFinished: Bool { lock.withLock { finished } }
+    public var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Consumes the next block: applies queued device changes, runs the detectors, feeds their
     /// detections to the engine, advances it to the block's end, and publishes the records.
     /// Returns them too.
     @discardableResult
     public func process(_ samples: UnsafeBufferPointer<Float>) -> [LiveRecord] {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !finished, let audio else { return [] }
-        var out: [LiveRecord] = []
-        applyDeviceChanges(into: &out)
-        audio.removeDetections()
-        audio.process(samples)
-        let now = audio.mediaTime
-        var records: [EngineRecord] = []
-        for detection in Self.sorted(audio.detections) { records += engine.ingest(detection) }
-        records += engine.advance(to: now)
-        for record in records { emit(record, at: now, into: &out) }
-        return out
+        state.withLock { state in
+            guard !state.finished, let audio else { return [] }
+            var out: [LiveRecord] = []
+            applyDeviceChanges(&state, into: &out)
+            audio.removeDetections()
+            audio.process(samples)
+            let now = audio.mediaTime
+            var records: [EngineRecord] = []
+            for detection in Self.sorted(audio.detections) { records += state.engine.ingest(detection) }
+            records += state.engine.advance(to: now)
+            for record in records { emit(record, at: now, &state, into: &out) }
+            return out
+        }
     }
 
     /// Convenience for arrays.
@@ -151,24 +160,24 @@ public final class LiveSession: @unchecked Sendable {
     /// the records. Returns them too.
     @discardableResult
     public func process(frame: VideoFrame) -> [LiveRecord] {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !finished, let motion else { return [] }
-        if let previous = frameTime, frame.time > previous { frameInterval = frame.time - previous }
-        let time = max(frame.time, frameTime ?? frame.time)
-        frameTime = time
-        frames += 1
-        var out: [LiveRecord] = []
-        applyDeviceChanges(into: &out)
-        let luma = frame.picture.luma
-        let result = luma.pixels.withUnsafeBufferPointer {
-            motion.process(luma: $0, width: luma.width, height: luma.height, stride: luma.width, time: time)
+        state.withLock { state in
+            guard !state.finished, let motion else { return [] }
+            if let previous = state.frameTime, frame.time > previous { state.frameInterval = frame.time - previous }
+            let time = max(frame.time, state.frameTime ?? frame.time)
+            state.frameTime = time
+            state.frames += 1
+            var out: [LiveRecord] = []
+            applyDeviceChanges(&state, into: &out)
+            let luma = frame.picture.luma
+            let result = luma.pixels.withUnsafeBufferPointer {
+                motion.process(luma: $0, width: luma.width, height: luma.height, stride: luma.width, time: time)
+            }
+            var records: [EngineRecord] = []
+            for detection in result.detections { records += state.engine.ingest(detection) }
+            records += state.engine.advance(to: time)
+            for record in records { emit(record, at: time, &state, into: &out) }
+            return out
         }
-        var records: [EngineRecord] = []
-        for detection in result.detections { records += engine.ingest(detection) }
-        records += engine.advance(to: time)
-        for record in records { emit(record, at: time, into: &out) }
-        return out
     }
 
     /// Ends the stream: flushes the detectors and the engine, publishes the remaining records
@@ -176,25 +185,25 @@ public final class LiveSession: @unchecked Sendable {
     /// its last frame.
     @discardableResult
     public func finish() -> [LiveRecord] {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !finished else { return [] }
-        finished = true
-        var out: [LiveRecord] = []
-        if motion != nil, let last = frameTime {
-            frameTime = last + frameInterval
+        state.withLock { state in
+            guard !state.finished else { return [] }
+            state.finished = true
+            var out: [LiveRecord] = []
+            if motion != nil, let last = state.frameTime {
+                state.frameTime = last + state.frameInterval
+            }
+            applyDeviceChanges(&state, into: &out)
+            audio?.removeDetections()
+            audio?.finish()
+            let now = currentTime(state)
+            var records: [EngineRecord] = []
+            for detection in Self.sorted(audio?.detections ?? []) { records += state.engine.ingest(detection) }
+            records += state.engine.finish(at: now)
+            for record in records { emit(record, at: now, &state, into: &out) }
+            publish(type: "end", at: now, members: [("time", RecordEncoder.rounded(now))], &state, into: &out)
+            for sink in sinks { try? sink.finish() }  // stream sinks write as they receive; nothing is held back to fail
+            return out
         }
-        applyDeviceChanges(into: &out)
-        audio?.removeDetections()
-        audio?.finish()
-        let now = currentTime
-        var records: [EngineRecord] = []
-        for detection in Self.sorted(audio?.detections ?? []) { records += engine.ingest(detection) }
-        records += engine.finish(at: now)
-        for record in records { emit(record, at: now, into: &out) }
-        publish(type: "end", at: now, members: [("time", RecordEncoder.rounded(now))], into: &out)
-        for sink in sinks { try? sink.finish() }  // stream sinks write as they receive; nothing is held back to fail
-        return out
     }
 
     // MARK: Private
@@ -210,19 +219,22 @@ public final class LiveSession: @unchecked Sendable {
         }.map(\.element)
     }
 
-    private func applyDeviceChanges(into out: inout [LiveRecord]) {
+    // The helpers below run with the lock held (`state` is the guarded state).
+
+    private func applyDeviceChanges(_ state: inout State, into out: inout [LiveRecord]) {
         guard let (newDevice, changes) = device.takeChanges() else { return }
-        let now = currentTime
-        for record in engine.changePolicy(to: EventPolicy(device: newDevice), at: now) { emit(record, at: now, into: &out) }
+        let now = currentTime(state)
+        for record in state.engine.changePolicy(to: EventPolicy(device: newDevice), at: now) { emit(record, at: now, &state, into: &out) }
         motion?.reconfigure(MotionConfiguration(device: newDevice))
         for change in changes {
             publish(
                 type: "deviceChanged", at: now,
-                members: [("time", RecordEncoder.rounded(now)), ("command", .string(change.command)), ("detail", change.detail)], into: &out)
+                members: [("time", RecordEncoder.rounded(now)), ("command", .string(change.command)), ("detail", change.detail)], &state,
+                into: &out)
         }
     }
 
-    private func emit(_ record: EngineRecord, at now: Double, into out: inout [LiveRecord]) {
+    private func emit(_ record: EngineRecord, at now: Double, _ state: inout State, into out: inout [LiveRecord]) {
         if case .suppressed = record, !explain { return }
         var trigger: EventTriggerType?
         var detectedAt: Double?
@@ -238,26 +250,25 @@ public final class LiveSession: @unchecked Sendable {
         }
         let analysis = AnalysisRecord(file: sourceName, content: .engine(record))
         guard case .object(var object) = RecordEncoder.json(analysis) else { return }
-        sequence += 1
-        object["seq"] = .number(Double(sequence))
+        state.sequence += 1
+        object["seq"] = .number(Double(state.sequence))
         object["emittedAt"] = RecordEncoder.rounded(now)
         let json = JSONValue.object(object)
-        let stamp = StreamStamp(sequence: sequence, type: analysis.typeName, trigger: trigger, emittedAt: now, detectedAt: detectedAt)
+        let stamp = StreamStamp(sequence: state.sequence, type: analysis.typeName, trigger: trigger, emittedAt: now, detectedAt: detectedAt)
         deliver(OutputRecord(json: json, line: json.serialized(.compact), stamp: stamp), into: &out)
     }
 
-    private func publish(type: String, at now: Double, members: [(String, JSONValue)], into out: inout [LiveRecord]) {
-        sequence += 1
+    private func publish(type: String, at now: Double, members: [(String, JSONValue)], _ state: inout State, into out: inout [LiveRecord]) {
+        state.sequence += 1
         var object = JSONObject([
             ("v", .number(Double(RecordEncoder.schemaVersion))), ("type", .string(type)), ("file", .string(sourceName)),
         ])
         for (key, value) in members { object[key] = value }
-        object["seq"] = .number(Double(sequence))
+        object["seq"] = .number(Double(state.sequence))
         object["emittedAt"] = RecordEncoder.rounded(now)
         let json = JSONValue.object(object)
-        deliver(
-            OutputRecord(json: json, line: json.serialized(.compact), stamp: StreamStamp(sequence: sequence, type: type, emittedAt: now)),
-            into: &out)
+        let stamp = StreamStamp(sequence: state.sequence, type: type, emittedAt: now)
+        deliver(OutputRecord(json: json, line: json.serialized(.compact), stamp: stamp), into: &out)
     }
 
     private func deliver(_ record: OutputRecord, into out: inout [LiveRecord]) {

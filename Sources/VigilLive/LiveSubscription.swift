@@ -1,15 +1,15 @@
 import Foundation
+import Synchronization
 
 /// A stream client's view of the hub: the records from its subscription on, through a bounded
 /// buffer. When the buffer is full the hub drops the client: the stream ends after what is
 /// buffered. Cancel it when the client goes away.
-public final class LiveSubscription: @unchecked Sendable {
+public final class LiveSubscription: Sendable {
     /// The records, in order. Ends when the session ends, the client is dropped or cancelled.
     public let records: AsyncStream<LiveRecord>
     let id: Int
     private let hub: EventHub
-    private let lock = NSLock()
-    private var dropped = false
+    private let dropped = Mutex(false)
 
     init(id: Int, records: AsyncStream<LiveRecord>, hub: EventHub) {
         self.id = id
@@ -18,9 +18,9 @@ public final class LiveSubscription: @unchecked Sendable {
     }
 
     /// Whether the hub dropped this client because it fell behind.
-    public var wasDropped: Bool { lock.withLock { dropped } }
+    public var wasDropped: Bool { dropped.withLock { $0 } }
 
-    func markDropped() { lock.withLock { dropped = true } }
+    func markDropped() { dropped.withLock { $0 = true } }
 
     /// Unsubscribes (idempotent).
     public func cancel() { hub.unsubscribe(id) }

@@ -1,27 +1,58 @@
 import Dispatch
 import Foundation
+import Synchronization
 
-/// Shared state of one ``parallelMap(_:jobs:onDone:_:)`` run; every access holds `lock`.
-private final class ParallelMapState<T: Sendable, R: Sendable>: @unchecked Sendable {
-    let lock = NSLock()
+/// Shared state of one ``orderedParallelForEach(_:jobs:emit:_:)`` run: the items, and under one
+/// lock the results waiting for an earlier item, the next item to take and the next to emit.
+private final class ParallelMapState<T: Sendable, R: Sendable>: Sendable {
+    /// What the lock guards.
+    private struct Progress {
+        var results: [R?]
+        var next = 0
+        var emitted = 0
+    }
+
     let items: [T]
-    var results: [R?]
-    var next = 0
-    var emitted = 0
+    private let progress: Mutex<Progress>
 
     init(items: [T]) {
         self.items = items
-        results = [R?](repeating: nil, count: items.count)
+        progress = Mutex(Progress(results: [R?](repeating: nil, count: items.count)))
     }
 
     /// The next index to work on, or nil when all are taken.
     func take() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < items.count else { return nil }
-        next += 1
-        return next - 1
+        progress.withLock { progress in
+            guard progress.next < items.count else { return nil }
+            progress.next += 1
+            return progress.next - 1
+        }
     }
+
+    /// Stores the result of item `index`, then hands every result that is now next in input order
+    /// to `emit`, holding the lock (so `emit` runs one call at a time, in order).
+    func complete(_ index: Int, with result: R, emit: (Int, R) -> Void) {
+        progress.withLock { progress in
+            progress.results[index] = result
+            while progress.emitted < items.count, let ready = progress.results[progress.emitted] {
+                progress.results[progress.emitted] = nil
+                emit(progress.emitted, ready)
+                progress.emitted += 1
+            }
+        }
+    }
+}
+
+/// The results of a ``parallelMap(_:jobs:onDone:_:)`` run, by input index.
+private final class ParallelMapResults<R: Sendable>: Sendable {
+    private let slots: Mutex<[R?]>
+
+    init(count: Int) { slots = Mutex([R?](repeating: nil, count: count)) }
+
+    func store(_ result: R, at index: Int) { slots.withLock { $0[index] = result } }
+
+    /// Every result, in input order (call when all are stored).
+    var all: [R] { slots.withLock { $0.map { $0! } } }
 }
 
 /// Runs `body` on `items` on up to `jobs` threads and hands each result to `emit` in input order
@@ -35,15 +66,7 @@ public func orderedParallelForEach<T: Sendable, R: Sendable>(
     let workers = max(1, min(jobs, items.count))
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
         while let index = state.take() {
-            let result = body(state.items[index])
-            state.lock.lock()
-            state.results[index] = result
-            while state.emitted < state.items.count, let ready = state.results[state.emitted] {
-                state.results[state.emitted] = nil
-                emit(state.emitted, ready)
-                state.emitted += 1
-            }
-            state.lock.unlock()
+            state.complete(index, with: body(state.items[index]), emit: emit)
         }
     }
 }
@@ -53,12 +76,12 @@ public func parallelMap<T: Sendable, R: Sendable>(
     _ items: [T], jobs: Int, onDone: @escaping @Sendable (Int, R) -> Void = { _, _ in },
     _ body: @escaping @Sendable (T) -> R
 ) -> [R] {
-    let collected = ParallelMapState<Int, R>(items: Array(items.indices))
+    let collected = ParallelMapResults<R>(count: items.count)
     orderedParallelForEach(items, jobs: jobs, emit: { index, result in
-        collected.results[index] = result  // emit runs under the runner's lock, one call at a time
+        collected.store(result, at: index)
         onDone(index, result)
     }, body)
-    return collected.results.map { $0! }
+    return collected.all
 }
 
 /// The number of cores available to this process.

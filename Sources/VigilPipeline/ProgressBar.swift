@@ -1,19 +1,24 @@
 import Foundation
+import Synchronization
 
 /// A progress bar on stderr, shown only when stderr is a terminal: the share of media analyzed,
 /// recordings done, speed and ETA. Safe to update from several threads. It uses the wall clock
 /// for its redraw rate and ETA only; results never depend on it.
-public final class ProgressBar: @unchecked Sendable {
-    private let lock = NSLock()
+public final class ProgressBar: Sendable {
+    /// What the lock guards: the progress so far and the last redraw.
+    private struct State {
+        var lastDraw = Date.distantPast
+        var doneSeconds: Double = 0
+        var doneItems = 0
+        var label = ""
+    }
+
+    private let state = Mutex(State())
     private let totalSeconds: Double
     private let totalItems: Int
     private let itemName: String
     private let enabled: Bool
     private let started = Date()
-    private var lastDraw = Date.distantPast
-    private var doneSeconds: Double = 0
-    private var doneItems = 0
-    private var label = ""
 
     /// A bar over `totalItems` items holding `totalSeconds` of media; disabled when stderr is not
     /// a terminal or `enabled` is false. With `totalSeconds` 0, progress counts items.
@@ -27,39 +32,41 @@ public final class ProgressBar: @unchecked Sendable {
     /// Adds analyzed media time.
     public func add(mediaSeconds: Double, label: String) {
         guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        doneSeconds += mediaSeconds
-        self.label = label
-        drawIfDue()
+        state.withLock { state in
+            state.doneSeconds += mediaSeconds
+            state.label = label
+            drawIfDue(&state)
+        }
     }
 
     /// Marks one item done.
     public func itemDone(label: String) {
         guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        doneItems += 1
-        self.label = label
-        drawIfDue()
+        state.withLock { state in
+            state.doneItems += 1
+            state.label = label
+            drawIfDue(&state)
+        }
     }
 
     /// Erases the bar so that a message can be printed; the next update redraws it.
     public func clear() {
         guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
-        lastDraw = .distantPast
+        state.withLock { state in
+            FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+            state.lastDraw = .distantPast
+        }
     }
 
     /// Removes the bar.
     public func finish() { clear() }
 
-    private func drawIfDue() {
+    /// Redraws the bar when the last redraw is at least 0.1 s old (call with the lock held).
+    private func drawIfDue(_ state: inout State) {
         let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
-        lastDraw = now
+        guard now.timeIntervalSince(state.lastDraw) >= 0.1 else { return }
+        state.lastDraw = now
+        let (doneSeconds, doneItems, label) = (state.doneSeconds, state.doneItems, state.label)
         let fraction =
             totalSeconds > 0
             ? min(max(doneSeconds / totalSeconds, 0), 1) : (totalItems > 0 ? Double(doneItems) / Double(totalItems) : 0)

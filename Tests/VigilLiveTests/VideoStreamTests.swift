@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Synchronization
 import VigilServerTesting
 import Testing
 import VigilControl
@@ -137,9 +138,8 @@ struct VideoStreamTests {
 }
 
 /// Lines collected from the processing thread.
-final class LineCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
+final class LineCollector: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }

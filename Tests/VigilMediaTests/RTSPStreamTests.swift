@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VigilMedia
 
@@ -6,16 +7,20 @@ import VigilMedia
 /// `ffmpeg -re ... -f rtsp` with a clip in a loop. ``stop()`` kills both (a camera losing power:
 /// the relay keeps a killed publisher's mount, so both restart), ``start()`` brings them back on
 /// the same ports.
-final class RTSPCamera: @unchecked Sendable {
+final class RTSPCamera: Sendable {
+    /// The running processes and the number of starts so far.
+    private struct Processes {
+        var relay: Process?
+        var publisher: Process?
+        var runs = 0
+    }
+
     /// Held by start() and stop(): a stop waits for a start running on another thread.
-    private let lock = NSLock()
+    private let processes = Mutex(Processes())
     let directory: URL
     let clientPort: Int
     let sourcePort: Int
     let clip: URL
-    private var relay: Process?
-    private var publisher: Process?
-    private var runs = 0
 
     init(clip: URL) throws {
         directory = try temporaryDirectory()
@@ -30,37 +35,38 @@ final class RTSPCamera: @unchecked Sendable {
     /// Starts the relay, waits until it listens, then the publisher; a publisher that gives up
     /// (the relay not ready under load) is started again.
     func start() throws {
-        lock.lock()
-        defer { lock.unlock() }
-        runs += 1
-        relay = try VigilMediaTests.start(
-            [
-                "rtsp-server-perl", "--clientport", "\(clientPort)", "--serverport", "\(sourcePort)", "--client_listen_address", "127.0.0.1",
-                "--source_listen_address", "127.0.0.1", "--rtp_start_port", "\(20_000 + (clientPort % 20_000))", "-l", "0",
-            ], log: directory.appendingPathComponent("relay-\(runs).log"))
-        guard wait(seconds: 30, until: { portAccepts(sourcePort) && portAccepts(clientPort) }) else {
-            throw CommandFailed(description: "rtsp-server-perl did not listen on \(sourcePort) and \(clientPort)")
-        }
-        for attempt in 1...5 {
-            let process = try VigilMediaTests.start(
+        try processes.withLock { processes in
+            processes.runs += 1
+            let runs = processes.runs
+            processes.relay = try VigilMediaTests.start(
                 [
-                    "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", clip.path, "-an", "-c:v", "copy", "-f",
-                    "rtsp", "rtsp://127.0.0.1:\(sourcePort)/cam",
-                ], log: directory.appendingPathComponent("publisher-\(runs)-\(attempt).log"))
-            publisher = process
-            Thread.sleep(forTimeInterval: 1)
-            if process.isRunning { return }
+                    "rtsp-server-perl", "--clientport", "\(clientPort)", "--serverport", "\(sourcePort)", "--client_listen_address",
+                    "127.0.0.1", "--source_listen_address", "127.0.0.1", "--rtp_start_port", "\(20_000 + (clientPort % 20_000))", "-l", "0",
+                ], log: directory.appendingPathComponent("relay-\(runs).log"))
+            guard wait(seconds: 30, until: { portAccepts(sourcePort) && portAccepts(clientPort) }) else {
+                throw CommandFailed(description: "rtsp-server-perl did not listen on \(sourcePort) and \(clientPort)")
+            }
+            for attempt in 1...5 {
+                let process = try VigilMediaTests.start(
+                    [
+                        "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", clip.path, "-an", "-c:v", "copy",
+                        "-f", "rtsp", "rtsp://127.0.0.1:\(sourcePort)/cam",
+                    ], log: directory.appendingPathComponent("publisher-\(runs)-\(attempt).log"))
+                processes.publisher = process
+                Thread.sleep(forTimeInterval: 1)
+                if process.isRunning { return }
+            }
+            throw CommandFailed(description: "ffmpeg could not publish to the relay")
         }
-        throw CommandFailed(description: "ffmpeg could not publish to the relay")
     }
 
     func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        if let publisher { kill(publisher) }
-        if let relay { kill(relay) }
-        publisher = nil
-        relay = nil
+        processes.withLock { processes in
+            if let publisher = processes.publisher { kill(publisher) }
+            if let relay = processes.relay { kill(relay) }
+            processes.publisher = nil
+            processes.relay = nil
+        }
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VigilAnalysis
 import VigilCore
 @testable import VigilPipeline
@@ -92,9 +93,8 @@ final class CollectingSink: EventSink, @unchecked Sendable {
 }
 
 /// Collects the run's stderr lines.
-final class MessageLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    var lines: [String] { lock.withLock { stored } }
-    func append(_ line: String) { lock.withLock { stored.append(line) } }
+final class MessageLog: Sendable {
+    private let stored = Mutex<[String]>([])
+    var lines: [String] { stored.withLock { $0 } }
+    func append(_ line: String) { stored.withLock { $0.append(line) } }
 }
