@@ -37,6 +37,48 @@ package enum MotionBench {
         package var description: String { "\(path): \(reason)" }
     }
 
+    /// A sets folder that is missing, not a directory or holds no sequence folder.
+    package struct SetsDirectoryError: Error, CustomStringConvertible {
+        /// The folder given.
+        package var path: String
+        /// Why it cannot be scored.
+        package var reason: String
+        package var description: String { "\(path): \(reason)" }
+    }
+
+    /// Scores every sequence folder of `setsDirectory` (sorted by name, hidden ones skipped); a
+    /// sequence that cannot be scored is reported through `messages` and listed in the failures,
+    /// and the others are still scored.
+    package static func scoreAll(
+        setsDirectory: String, messages: (String) -> Void
+    ) throws(SetsDirectoryError) -> (results: [SequenceResult], failures: [SequenceError]) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: setsDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SetsDirectoryError(path: setsDirectory, reason: "not a directory of motion sequences")
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: setsDirectory)) ?? []).sorted().filter { name in
+            var dir: ObjCBool = false
+            return !name.hasPrefix(".")
+                && FileManager.default.fileExists(atPath: (setsDirectory as NSString).appendingPathComponent(name), isDirectory: &dir)
+                && dir.boolValue
+        }
+        guard !names.isEmpty else { throw SetsDirectoryError(path: setsDirectory, reason: "no sequence folders") }
+        var results: [SequenceResult] = []
+        var failures: [SequenceError] = []
+        for name in names {
+            do {
+                results.append(try score(sequence: (setsDirectory as NSString).appendingPathComponent(name), name: name))
+            } catch let error as SequenceError {
+                failures.append(error)
+                messages("error: \(error)")
+            } catch {
+                failures.append(SequenceError(path: name, reason: "\(error)"))
+                messages("error: \(name): \(error)")
+            }
+        }
+        return (results, failures)
+    }
+
     /// Scores one sequence folder.
     package static func score(sequence path: String, name: String) throws -> SequenceResult {
         let files = FileManager.default

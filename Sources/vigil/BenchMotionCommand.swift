@@ -32,39 +32,19 @@ extension BenchCommand {
         var json = false
 
         func run() throws {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: setsDir, isDirectory: &isDirectory), isDirectory.boolValue else {
-                Self.stderr("error: \(setsDir): not a directory of motion sequences")
+            let scored: (results: [MotionBench.SequenceResult], failures: [MotionBench.SequenceError])
+            do {
+                scored = try MotionBench.scoreAll(setsDirectory: setsDir) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            } catch {
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
                 throw ExitCode(ExitStatus.usage)
-            }
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: setsDir)) ?? []).sorted().filter { name in
-                var dir: ObjCBool = false
-                return !name.hasPrefix(".")
-                    && FileManager.default.fileExists(atPath: (setsDir as NSString).appendingPathComponent(name), isDirectory: &dir)
-                    && dir.boolValue
-            }
-            guard !names.isEmpty else {
-                Self.stderr("error: \(setsDir): no sequence folders")
-                throw ExitCode(ExitStatus.usage)
-            }
-            var results: [MotionBench.SequenceResult] = []
-            var failures: [MotionBench.SequenceError] = []
-            for name in names {
-                do {
-                    results.append(try MotionBench.score(sequence: (setsDir as NSString).appendingPathComponent(name), name: name))
-                } catch let error as MotionBench.SequenceError {
-                    failures.append(error)
-                    Self.stderr("error: \(error)")
-                }
             }
             if json {
-                print(MotionBench.json(results, failures: failures).serialized(.pretty))
+                print(MotionBench.json(scored.results, failures: scored.failures).serialized(.pretty))
             } else {
-                print(MotionBench.table(results), terminator: "")
+                print(MotionBench.table(scored.results), terminator: "")
             }
-            if !failures.isEmpty { throw ExitCode(ExitStatus.someInputsFailed) }
+            if !scored.failures.isEmpty { throw ExitCode(ExitStatus.someInputsFailed) }
         }
-
-        static func stderr(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
     }
 }

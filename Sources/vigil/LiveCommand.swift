@@ -39,30 +39,10 @@ struct LiveCommand: ParsableCommand {
             (zones: from the next frame). On a non-loopback \
             address the control endpoints need "Authorization: Bearer TOKEN" (--token-file is then required).
 
-            A session with curl (docs/live.md has the full walk-through):
-              vigil live Samples/demo-scene.flac --loop \\
-                --device Samples/front-door.json &
+            For example (docs/live.md has the full walk-through with every endpoint):
+              vigil live Samples/demo-scene.flac --loop --device Samples/front-door.json &
               curl -N localhost:8787/events
-              curl localhost:8787/health
-              curl -X POST localhost:8787/zones -d '{"name":"Drive",
-                "use":"motion","vertices":[{"x":0,"y":0},
-                {"x":900,"y":0},{"x":900,"y":700}]}'
-              curl -X POST localhost:8787/triggers \\
-                -d '{"zoneID":3,"initialDuration":10,"maxDuration":30}'
-              curl -X POST localhost:8787/event-detection-triggers -d \\
-                '[{"eventTriggerType":"sound","enablementStatus":"disabled"}]'
-              curl -X PUT localhost:8787/recording-mode \\
-                -d '{"selectedRecordingMode":0}'
-              curl -X PUT localhost:8787/audio -d '{"microphoneMuted":true}'
-              curl localhost:8787/metrics
-              curl localhost:8787/device > now.json
-
-            Video from a camera or a clip, zones changed while it runs:
-              ffmpeg -i clip.mp4 -f yuv4mpegpipe - | vigil live - \
-                --device Samples/front-door.json &
-              curl -X PUT localhost:8787/zones/1 -d '{"name":"Porch",
-                "use":"motion","vertices":[{"x":0,"y":1000},
-                {"x":2048,"y":1000},{"x":2048,"y":2048}]}'
+              ffmpeg -i clip.mp4 -f yuv4mpegpipe - | vigil live - --device Samples/front-door.json
 
             The run ends at the end of SOURCE (without --loop; use --linger to keep serving) or on \
             Ctrl-C; both finish the stream with an "end" record. Exit status: 0, 1 when the source \
