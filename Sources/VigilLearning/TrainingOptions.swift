@@ -11,6 +11,19 @@ public struct TrainingOptions: Sendable, Hashable {
     public var positiveActivity: Float = 0.3
     /// Inputs the trees must not split on, e.g. absolute level.
     public var ignoredInputs: [Int] = []
+    /// Where the decision (threshold, smoothing, sensitivity step) is chosen when the recordings come in folds
+    /// (cross-validation, and training with clip-labelled recordings).
+    public var decisionChoice: DecisionChoice = .validationPart
+
+    /// Where a model's decision is chosen.
+    public enum DecisionChoice: String, Sendable, Hashable, CaseIterable {
+        /// On one held-out part (the validation part; in cross-validation, the first inner fold), with trees
+        /// trained on the rest.
+        case validationPart = "part"
+        /// On the out-of-fold probabilities of every fold (trees trained on the other folds score each fold), with
+        /// the model's trees trained on everything.
+        case outOfFold = "out-of-fold"
+    }
     /// Creates default options.
     public init() {}
 
@@ -23,4 +36,8 @@ public struct TrainingOptions: Sendable, Hashable {
         self.init()
         if label == "personTalking" { positiveActivity = 0.1 }
     }
+
+    /// Room-augmented copies (``TrainingAugmentation``) of every recording of `label` in the training part, in the
+    /// recipe `vigil train` uses.
+    public static func augmentedCopies(label: String) -> Int { 0 }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VigilAudioIO
 import VigilCore
+import VigilDSP
 import VigilLearning
 
 /// `vigil train`: trains a learned sound detector's model reproducibly.
@@ -87,6 +88,30 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Folds of --cross-validate (K).")
     var folds: Int = 5
 
+    @Option(
+        help: ArgumentHelp(
+            "Augmented copies of every recording of the label in the training part (default: the label's recipe): each in a room "
+                + "(half of them, RT60 0.2-0.8 s), mixed into a background of the same training part at +6, 0, -6 or -12 dB, "
+                + "band-limited as an 8 or 16 kHz microphone (two thirds of them), at -12..+6 dB gain.",
+            valueName: "N"))
+    var augment: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --cross-validate: score every fold on its recordings resampled to RATE Hz (those above it), as a camera "
+                + "recording at that rate would hold them. Training is unchanged.",
+            valueName: "RATE"))
+    var resample: Int?
+
+    @Option(
+        name: .customLong("decision-choice"),
+        help: ArgumentHelp(
+            "Where the decision (threshold, smoothing, sensitivity step) is chosen: 'part' (one held-out part: the validation "
+                + "part, in cross-validation the first inner fold) or 'out-of-fold' (trees trained on the other folds score each "
+                + "fold, the model's trees are trained on everything; the folds are those of --cross-validate). Default: the label's recipe.",
+            valueName: "part|out-of-fold"))
+    var decisionChoice: String?
+
     @Option(help: "Also regenerate this Swift file embedding every model in the --out directory.")
     var embed: String?
 
@@ -110,6 +135,14 @@ struct TrainCommand: ParsableCommand {
         if let positives { _ = try Self.extraPositives(positives, label: resolvedLabel) }
         if let clips { _ = try Self.clipList(clips) }
         if folds < 2 || folds > 20 { throw ValidationError("--folds must be 2...20") }
+        if let augment, augment < 0 || augment > 8 { throw ValidationError("--augment must be 0...8") }
+        if let decisionChoice, TrainingOptions.DecisionChoice(rawValue: decisionChoice) == nil {
+            throw ValidationError("--decision-choice \(decisionChoice): expected 'part' or 'out-of-fold'")
+        }
+        if let resample {
+            guard crossValidate else { throw ValidationError("--resample needs --cross-validate (it sets the rate the folds are scored at)") }
+            guard (4_000...96_000).contains(resample) else { throw ValidationError("--resample \(resample): must be 4000...96000 Hz") }
+        }
         // Checked before the minutes of training, so that their result is not lost to a typo.
         for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) {
             let directory = (path as NSString).deletingLastPathComponent
@@ -139,6 +172,8 @@ struct TrainCommand: ParsableCommand {
         var audio: [String: (samples: [Float], rate: Double)] = [:]
         var features: [RecordingFeatures] = []
         var durations: [String: Double] = [:]
+        // Features of the recordings resampled to --resample, scored instead of the originals.
+        var resampledFeatures: [String: RecordingFeatures] = [:]
         for recording in recordings {
             do {
                 let decoded = try Self.decode(recording.path)
@@ -146,6 +181,7 @@ struct TrainCommand: ParsableCommand {
                 durations[recording.displayName] = Double(decoded.samples.count) / decoded.rate
                 features.append(
                     SoundModelTrainer.extractFeatures(name: recording.displayName, samples: decoded.samples, sampleRate: decoded.rate))
+                if let rec = Self.resampledFeatures(recording.displayName, decoded, to: resample) { resampledFeatures[rec.name] = rec }
             } catch {
                 bar.clear()
                 AnalyzeCommand.stderr("warning: \(error); left out of training")
@@ -174,7 +210,10 @@ struct TrainCommand: ParsableCommand {
             annotations += SoundModelTrainer.extraPositiveEvents(extra.events)
         }
         // Clip-labelled recordings: training only; of the label's clips only the active parts are taught.
-        let options = TrainingOptions(label: label)
+        var options = TrainingOptions(label: label)
+        if let choice = decisionChoice.flatMap(TrainingOptions.DecisionChoice.init(rawValue:)) { options.decisionChoice = choice }
+        let augmentCopies = copies ?? (label == "glassBreak" ? 2 : 0)
+        let roomCopies = augment ?? TrainingOptions.augmentedCopies(label: label)
         var clipByName: [String: TrainingClip] = [:]
         // Every listed clip, for the cross-validation folds (the same folds for every label).
         var listedClips: [String: TrainingClip] = [:]
@@ -193,6 +232,9 @@ struct TrainCommand: ParsableCommand {
                         name: TrainingClip.namePrefix + clip.filename, samples: decoded.samples, sampleRate: decoded.rate)
                     features.append(rec)
                     clipByName[rec.name] = clip
+                    if let scored = Self.resampledFeatures(rec.name, decoded, to: resample) { resampledFeatures[rec.name] = scored }
+                    // Kept for the augmented copies: the label's clips (sounds) and the negatives (backgrounds).
+                    if roomCopies > 0 && (clip.label == label || clip.label == TrainingClip.negativeLabel) { audio[rec.name] = decoded }
                     if clip.label == label {
                         let events = SoundModelTrainer.activityEvents(rec, label: label, minimumActivity: options.positiveActivity)
                         annotations += events
@@ -206,20 +248,27 @@ struct TrainCommand: ParsableCommand {
             clipBar.finish()
         }
         let partlyLabelled = Set(clipByName.filter { $0.value.label == label }.keys)
-        let augmentCopies = copies ?? (label == "glassBreak" ? 2 : 0)
         var crossValidation: CrossValidationReport?
         if crossValidate {
             crossValidation = Self.crossValidate(
                 label: label, recordings: features, audio: audio, devFiles: files, provenance: provenanceRows, annotations: annotations,
                 durations: durations, clips: listedClips, voiceBackground: voiceBackground, copies: augmentCopies, folds: folds, seed: seed,
-                options: options)
+                options: options, augment: roomCopies, scoredFeatures: resampledFeatures)
             print(crossValidation!.markdownTable, terminator: "")
         }
+        // Out-of-fold choice: the folds of the cross-validation over every recording; the trees train on everything.
+        let outOfFold = options.decisionChoice == .outOfFold
+        let items = CrossValidationPlan.items(
+            devFiles: files, provenance: provenanceRows, annotations: annotations, durations: durations, clips: listedClips)
+        let plan = CrossValidationPlan(keys: items.keys, amounts: items.amounts, folds: folds, seed: seed)
         if augmentCopies > 0 {
             let annotated = Set(annotations.map(\.file))
-            let pool = files.filter { !annotated.contains($0) && !validation.contains($0) && !voiceBackground.files.contains($0) }
+            // With the out-of-fold choice every file is copied, with a background of its own fold (as in the cross-validation).
+            let allPool = files.filter { !annotated.contains($0) && (outOfFold || !validation.contains($0)) && !voiceBackground.files.contains($0) }
             var rng = SplitMix64(seed: seed)
-            for name in files where !validation.contains(name) && !pool.isEmpty {
+            for name in files where outOfFold || !validation.contains(name) {
+                let pool = outOfFold ? allPool.filter { plan.foldOf[$0] == plan.foldOf[name] } : allPool
+                guard !pool.isEmpty else { continue }
                 for k in 1...augmentCopies {
                     let bg = pool[rng.nextIndex(below: pool.count)]
                     let snr = 20 * rng.nextUnit()
@@ -232,6 +281,15 @@ struct TrainCommand: ParsableCommand {
                 }
             }
         }
+        var backgroundOf: [String: String] = [:]
+        if roomCopies > 0 {
+            let trainingFiles = outOfFold ? files : files.filter { !validation.contains($0) }
+            let copies = Self.augmentedCopies(
+                label: label, copies: roomCopies, seed: seed, audio: audio, annotations: annotations, devFiles: trainingFiles,
+                clips: clipByName, voiceBackground: voiceBackground, sameFold: { outOfFold ? plan.foldOf[$0] == plan.foldOf[$1] : true })
+            features += copies.recordings
+            backgroundOf = copies.backgroundOf
+        }
         // The data are identified by their hash, not by a date: a file's modification time changes
         // when the same data are copied, and the model file would then differ.
         var metadata: [(String, JSONValue)] = [
@@ -239,6 +297,7 @@ struct TrainCommand: ParsableCommand {
             ("data", .string("\((audioDir as NSString).lastPathComponent) (\(files.count) files)")),
             ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
         ]
+        if roomCopies > 0 { metadata.append(("roomAugmentedCopies", .number(Double(roomCopies)))) }
         if extraNegatives > 0 {
             metadata += [
                 ("extraNegativeFiles", .number(Double(extraNegatives))),
@@ -258,7 +317,8 @@ struct TrainCommand: ParsableCommand {
         if let crossValidation { metadata.append(("crossValidation", crossValidation.json)) }
         let (model, figures) = SoundModelTrainer.train(
             label: label, recordings: features, annotations: annotations, validation: validation, voiceBackground: voiceBackground,
-            seed: seed, options: options, metadata: metadata, partlyLabelled: partlyLabelled)
+            seed: seed, options: options, metadata: metadata, partlyLabelled: partlyLabelled,
+            choiceFolds: outOfFold ? plan.innerFolds(outerFold: -1) : [], backgroundOf: backgroundOf)
         try RecordingOutputWriter.atomicWrite(model.fileText, to: out)
         let card = SoundModelCard.markdown(
             model: model, figures: figures, provenance: provenanceRows, validation: validation,
@@ -352,6 +412,13 @@ struct TrainCommand: ParsableCommand {
 
     static func clipAudioPath(_ directory: String, _ clip: TrainingClip) -> String {
         ((directory as NSString).appendingPathComponent("audio") as NSString).appendingPathComponent(clip.filename)
+    }
+
+    /// Features of `decoded` resampled to `rate` (nil when no rate is given or the recording is not above it).
+    static func resampledFeatures(_ name: String, _ decoded: (samples: [Float], rate: Double), to rate: Int?) -> RecordingFeatures? {
+        guard let rate, decoded.rate > Double(rate) else { return nil }
+        let samples = BandLimitedResampler.resample(decoded.samples, from: decoded.rate, to: Double(rate))
+        return SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: Double(rate))
     }
 
     static func decode(_ path: String) throws -> (samples: [Float], rate: Double) {

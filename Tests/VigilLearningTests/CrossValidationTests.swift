@@ -91,6 +91,35 @@ struct CrossValidationTests {
         #expect(scored.sorted() == keys.keys.sorted())
     }
 
+    @Test("an augmented copy is trained on only when the item mixed into it is neither scored nor in the inner validation part")
+    func augmentedCopiesStayInTheirFold() {
+        let (keys, amounts, clips) = Self.items()
+        let plan = CrossValidationPlan(keys: keys, amounts: amounts, folds: 4, seed: 3)
+        let items = keys.keys.sorted()
+        var recordings = items.map { RecordingFeatures(name: $0, duration: 1, sampleRate: 16_000) }
+        // Every item gets copies mixed with every other item (any fold): the split must drop the ones that leak.
+        var backgroundOf: [String: String] = [:]
+        for (i, item) in items.enumerated() {
+            for (k, other) in [items[(i + 1) % items.count], items[(i + 7) % items.count]].enumerated() {
+                recordings.append(RecordingFeatures(name: "\(item)#a\(k + 1)", duration: 1, sampleRate: 16_000))
+                backgroundOf["\(item)#a\(k + 1)"] = other
+            }
+        }
+        var kept = 0
+        for fold in 0..<4 {
+            let data = CrossValidation.foldData(
+                plan: plan, fold: fold, label: "dogBark", recordings: recordings, clips: clips, backgroundOf: backgroundOf)
+            let inner = plan.innerValidation(outerFold: fold)
+            for rec in data.training where rec.name.contains("#a") {
+                let background = backgroundOf[rec.name]!
+                #expect(plan.foldOf[background] != fold && !inner.contains(background), "fold \(fold) trains on \(rec.name)")
+                kept += 1
+            }
+            #expect(data.scored.allSatisfy { !$0.name.contains("#") })
+        }
+        #expect(kept > 0)
+    }
+
     @Test("a fold's model and chosen decision do not change when the scored fold's recordings and annotations change")
     func choiceIndependentOfScoredFold() {
         // Two folds of synthetic files: bursts (positives) and steady noise; the scored fold's copy is then
