@@ -85,6 +85,12 @@ struct CrossValidationTests {
             #expect(data.partlyLabelled.isDisjoint(with: data.validation))
             #expect(data.partlyLabelled.allSatisfy { clips[$0]?.label == "dogBark" })
             #expect(plan.innerValidation(outerFold: fold).allSatisfy { plan.foldOf[$0] != fold })
+            // The out-of-fold choice's inner folds: the first is the inner validation part, together they are the
+            // training part's items once each.
+            let innerFolds = plan.innerFolds(outerFold: fold)
+            #expect(innerFolds.count == 3 && innerFolds[0] == plan.innerValidation(outerFold: fold))
+            #expect(innerFolds.reduce(0) { $0 + $1.count } == Set(innerFolds.joined()).count)
+            #expect(Set(innerFolds.joined()) == Set(plan.foldOf.filter { $0.value != fold }.keys))
         }
         // Every item is scored exactly once over the folds.
         let scored = (0..<4).flatMap { CrossValidation.foldData(plan: plan, fold: $0, label: "dogBark", recordings: recordings, clips: clips).scored.map(\.name) }
@@ -120,8 +126,10 @@ struct CrossValidationTests {
         #expect(kept > 0)
     }
 
-    @Test("a fold's model and chosen decision do not change when the scored fold's recordings and annotations change")
-    func choiceIndependentOfScoredFold() {
+    @Test(
+        "a fold's model and chosen decision do not change when the scored fold's recordings and annotations change",
+        arguments: TrainingOptions.DecisionChoice.allCases)
+    func choiceIndependentOfScoredFold(choice: TrainingOptions.DecisionChoice) {
         // Two folds of synthetic files: bursts (positives) and steady noise; the scored fold's copy is then
         // replaced by files whose bursts are annotated elsewhere, which would move the threshold if the
         // fold's data reached the choice.
@@ -148,6 +156,7 @@ struct CrossValidationTests {
         var options = TrainingOptions(label: "dogBark")
         options.trees.iterations = 10
         options.trees.minSamplesPerLeaf = 2
+        options.decisionChoice = choice
         func run(_ recs: [RecordingFeatures], _ events: [LabelEvent]) -> [SoundModel] {
             CrossValidation.run(
                 label: "dogBark", plan: plan, recordings: recs, annotations: events, devFiles: Set(keys.keys), clips: [:],
