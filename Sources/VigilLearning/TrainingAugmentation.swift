@@ -12,8 +12,9 @@ public struct AugmentationVariant: Sendable, Hashable {
     public var snrDB: Double
     /// Where in the background (looped) the copy starts, as a share of the background's length (0..<1).
     public var backgroundPosition: Double
-    /// The sample rate of the microphone the copy imitates (its band ends at 90 % of half of it), or nil
-    /// for the recording's own band.
+    /// The sample rate of the camera the copy imitates: a recording above it is resampled to it (its band then
+    /// ends at 90 % of half of it, and the features are those a detector computes at that rate), or nil for the
+    /// recording's own rate.
     public var bandRate: Double?
     /// Gain applied last (dB); the result is clipped to [-1, 1].
     public var gainDB: Double
@@ -72,8 +73,8 @@ public enum TrainingAugmentation {
     }
 
     /// `samples` (at `rate`) made into `variant`: reverberated, `background` (at the same rate, looped)
-    /// mixed in so that the sound's level is `snrDB` over the background's RMS, band-limited, scaled.
-    /// The output has the input's length.
+    /// mixed in so that the sound's level is `snrDB` over the background's RMS, scaled. The output has the
+    /// input's length and rate; ``recorded(_:rate:variant:)`` then resamples it to the variant's camera.
     public static func apply(_ samples: [Float], rate: Double, background: [Float], variant: AugmentationVariant) -> [Float] {
         var out = samples
         if let rt60 = variant.reverberationSeconds {
@@ -94,12 +95,16 @@ public enum TrainingAugmentation {
                 }
             }
         }
-        if let band = variant.bandRate, band < rate, rate == rate.rounded() {
-            out = BandLimitedResampler.bandLimited(out, rate: rate, bandRate: band)
-        }
         let gain = Float(pow(10, variant.gainDB / 20))
         for i in 0..<out.count { out[i] = min(1, max(-1, out[i] * gain)) }
         return out
+    }
+
+    /// `samples` at `rate` as the variant's camera records them: resampled to its rate when the recording is
+    /// above it (whole-number rates), otherwise unchanged. Returns the samples and their rate.
+    public static func recorded(_ samples: [Float], rate: Double, variant: AugmentationVariant) -> (samples: [Float], rate: Double) {
+        guard let band = variant.bandRate, band < rate, rate == rate.rounded() else { return (samples, rate) }
+        return (BandLimitedResampler.resample(samples, from: rate, to: band), band)
     }
 
     /// The level of the sound in a recording: the RMS over its loudest quarter of 20 ms blocks (a bark
@@ -201,9 +206,10 @@ public enum TrainingAugmentation {
                     background = BandLimitedResampler.resample(bg.samples, from: bg.rate, to: source.rate)
                     resampled[key] = background
                 }
-                let samples = apply(source.samples, rate: source.rate, background: background, variant: drawn[k - 1])
+                let mixed = apply(source.samples, rate: source.rate, background: background, variant: drawn[k - 1])
+                let camera = recorded(mixed, rate: source.rate, variant: drawn[k - 1])
                 let copyName = "\(item)#a\(k)"
-                recordings.append(SoundModelTrainer.extractFeatures(name: copyName, samples: samples, sampleRate: source.rate))
+                recordings.append(SoundModelTrainer.extractFeatures(name: copyName, samples: camera.samples, sampleRate: camera.rate))
                 backgroundOf[copyName] = name
             }
         }

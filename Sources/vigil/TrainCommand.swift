@@ -92,7 +92,7 @@ struct TrainCommand: ParsableCommand {
         help: ArgumentHelp(
             "Augmented copies of every recording of the label in the training part (default: the label's recipe): each in a room "
                 + "(half of them, RT60 0.2-0.8 s), mixed into a background of the same training part at +6, 0, -6 or -12 dB, "
-                + "band-limited as an 8 or 16 kHz microphone (two thirds of them), at -12..+6 dB gain.",
+                + "recorded at 8 or 16 kHz as a camera would (two thirds of them: resampled to that rate), at -12..+6 dB gain.",
             valueName: "N"))
     var augment: Int?
 
