@@ -70,7 +70,7 @@ struct TrainingAugmentationTests {
         #expect(TrainingAugmentation.recorded(y.samples, rate: 8_000, variant: camera).samples == y.samples)
     }
 
-    @Test("copies: named ITEM#aK, from backgrounds of the pool only, at the item's rate")
+    @Test("copies: named ITEM#aK, from backgrounds of the pool only, at the item's rate or a camera's")
     func copies() {
         var rng = SplitMix64(seed: 9)
         let noise44 = (0..<44_100).map { _ in Float(rng.nextGaussian() * 0.01) }
