@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 import VigilDSP
 
 /// How one augmented copy of a training recording is made: the room, the background, the microphone

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VigilCore
 import VigilTraining
 
 /// Room, background, microphone and gain augmentation of training recordings, on synthesized signals.
