@@ -41,6 +41,18 @@ package struct CrossValidationPlan: Sendable {
         return Set(componentOf.filter { item, component in foldOf[item] != fold && inner[component] == 0 }.keys)
     }
 
+    /// All K-1 inner folds of outer fold `fold`'s training part (the first is ``innerValidation(outerFold:)``), as sets of
+    /// items; with `fold` outside 0..<K (e.g. -1), the K folds of every item.
+    package func innerFolds(outerFold fold: Int) -> [Set<String>] {
+        guard (0..<folds).contains(fold) else {
+            return (0..<folds).map { k in Set(foldOf.filter { $0.value == k }.keys) }
+        }
+        let training = componentAmounts.filter { name, _ in foldOf[name] != fold }
+        let count = max(2, folds - 1)
+        let inner = GroupedFolds.assign(amounts: training, folds: count, seed: seed &+ 0x9E37_79B9 &* UInt64(fold + 1))
+        return (0..<count).map { j in Set(componentOf.filter { item, component in foldOf[item] != fold && inner[component] == j }.keys) }
+    }
+
     /// Source-group keys and balancing amounts for development files and training clips: a development file's
     /// keys are its foreground source groups (``DevelopmentSet/groupKey(localPath:)`` of its PROVENANCE rows in
     /// ``DevelopmentSet/groupingRoles``), a clip's its ``TrainingClip/sourceGroup``.
@@ -208,11 +220,15 @@ package enum CrossValidation {
     package static func item(_ name: String) -> String { name.split(separator: "#").first.map(String.init) ?? name }
 
     /// Splits `recordings` for `fold`. `clips` maps clip recording names to their clips; for personTalking the
-    /// clips with voices are left out altogether (neither taught nor scored as negatives).
+    /// clips with voices are left out altogether (neither taught nor scored as negatives). `backgroundOf` maps an
+    /// augmented copy to the item whose audio was mixed into it: a copy is trained on only when that item is
+    /// neither scored nor in the inner validation part either.
     package static func foldData(
-        plan: CrossValidationPlan, fold: Int, label: String, recordings: [RecordingFeatures], clips: [String: TrainingClip]
+        plan: CrossValidationPlan, fold: Int, label: String, recordings: [RecordingFeatures], clips: [String: TrainingClip],
+        backgroundOf: [String: String] = [:], crossFitted: Bool = false
     ) -> FoldData {
-        let inner = plan.innerValidation(outerFold: fold)
+        // Cross-fitted choice: no inner part is held out; the trainer gets the inner folds instead.
+        let inner = crossFitted ? [] : plan.innerValidation(outerFold: fold)
         var data = FoldData(training: [], validation: [], partlyLabelled: [], scored: [])
         for rec in recordings {
             let base = item(rec.name)
@@ -223,6 +239,7 @@ package enum CrossValidation {
                 if base == rec.name { data.scored.append(rec) }
                 continue
             }
+            if let background = backgroundOf[rec.name], plan.foldOf[background] == fold || inner.contains(background) { continue }
             if inner.contains(base) {
                 // Inner validation: never trained on; a positive clip (no onsets to score) is left out.
                 if positiveClip { continue }
@@ -240,19 +257,27 @@ package enum CrossValidation {
     /// made on the inner validation part, then scores the fold at sensitivity 5. `annotations`: the
     /// development events (every label) and the activity events of the label's positive clips
     /// (``SoundModelTrainer/activityEvents(_:label:minimumActivity:)``). `devFiles`: the names scored with
-    /// onsets. `progress` is told when each fold is done.
+    /// onsets. `backgroundOf`: the item mixed into each augmented copy (see ``foldData(plan:fold:label:recordings:clips:backgroundOf:)``).
+    /// `scoredFeatures`: features to score instead of a recording's own (same name), e.g. of the recording resampled to
+    /// a camera's rate; training never sees them. `progress` is told when each fold is done.
     package static func run(
         label: String, plan: CrossValidationPlan, recordings: [RecordingFeatures], annotations: [LabelEvent], devFiles: Set<String>,
         clips: [String: TrainingClip], voiceBackground: VoiceBackground, seed: UInt64, options: TrainingOptions,
+        backgroundOf: [String: String] = [:], scoredFeatures: [String: RecordingFeatures] = [:],
         progress: (CrossValidationFold) -> Void = { _ in }
     ) -> CrossValidationReport {
         let ignoring: VoiceBackground = SoundModelRecipe.of(label: label).ignoresVoiceBackground ? voiceBackground : .none
+        let crossFitted = options.decisionChoice == .outOfFold
         var folds: [CrossValidationFold] = []
         for k in 0..<plan.folds {
-            let data = foldData(plan: plan, fold: k, label: label, recordings: recordings, clips: clips)
+            var data = foldData(
+                plan: plan, fold: k, label: label, recordings: recordings, clips: clips, backgroundOf: backgroundOf, crossFitted: crossFitted)
+            // Scored on other features of the same recordings where given (e.g. the recordings resampled to 16 kHz).
+            data.scored = data.scored.map { scoredFeatures[$0.name] ?? $0 }
             let (model, _) = SoundModelTrainer.train(
                 label: label, recordings: data.training, annotations: annotations, validation: data.validation,
-                voiceBackground: voiceBackground, seed: seed, options: options, partlyLabelled: data.partlyLabelled)
+                voiceBackground: voiceBackground, seed: seed, options: options, partlyLabelled: data.partlyLabelled,
+                choiceFolds: crossFitted ? plan.innerFolds(outerFold: k) : [], backgroundOf: backgroundOf)
             var found: [String: [TrackedEvent]] = [:]
             for rec in data.scored { found[rec.name] = SoundModelTrainer.simulate(rec, model: model) }
             let dev = data.scored.filter { devFiles.contains($0.name) }

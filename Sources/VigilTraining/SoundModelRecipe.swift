@@ -28,8 +28,12 @@ package struct SoundModelRecipe: Sendable {
     package var positiveActivity: Float
     /// Whether the abrupt noise bursts and steady tones are training negatives (the steady noises always are).
     package var syntheticConfusers: Bool
-    /// Augmented copies per training file by default.
+    /// Augmented copies per training file by default (gain and a mixed event-free file).
     package var augmentedCopies: Int
+    /// Room-augmented copies (``TrainingAugmentation``) of every recording of the label in the training part by default.
+    package var roomAugmentedCopies = 0
+    /// Where the decision is chosen by default.
+    package var decisionChoice = TrainingOptions.DecisionChoice.validationPart
     /// Whether voice-background regions are neither taught nor scored as negatives, and clips with
     /// voices are left out (personTalking).
     package var ignoresVoiceBackground: Bool

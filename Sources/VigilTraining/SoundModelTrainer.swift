@@ -427,58 +427,87 @@ package enum SoundModelTrainer {
     ///   - partlyLabelled: files whose annotations mark only where their sound is active (clip-labelled
     ///     positives, ``activityEvents(_:label:minimumActivity:)``): their decisions outside those events are
     ///     left out (weight 0), never taught as negatives.
+    ///   - choiceFolds: when given, the decision is chosen on out-of-fold probabilities instead of on `validation`:
+    ///     for each of these disjoint sets of recordings (base names), trees are trained on every other recording and
+    ///     score that set; the decision grid is then evaluated on all the sets together (their `partlyLabelled`
+    ///     recordings left out: they have no onsets to score), and the model's trees are trained on every recording
+    ///     (`validation` is then ignored). An augmented copy whose `backgroundOf` item is in a set is not trained on for
+    ///     that set.
     package static func train(
         label: String, recordings: [RecordingFeatures], annotations: [LabelEvent], validation: Set<String>,
         voiceBackground: VoiceBackground, seed: UInt64, options: TrainingOptions = TrainingOptions(),
-        metadata: [(String, JSONValue)] = [], verbose: Bool = false, partlyLabelled: Set<String> = []
+        metadata: [(String, JSONValue)] = [], verbose: Bool = false, partlyLabelled: Set<String> = [],
+        choiceFolds: [Set<String>] = [], backgroundOf: [String: String] = [:]
     ) -> (model: SoundModel, figures: ValidationFigures) {
         let d = FeatureSpec.current.dimension
         let setup = defaults(for: label)
         let recipe = SoundModelRecipe.of(label: label)
         // Voices in the background are neither taught nor scored as "not personTalking".
         let ignored: VoiceBackground = recipe.ignoresVoiceBackground ? voiceBackground : .none
-        var features: [Float] = []
-        var targets: [Float] = []
-        var weights: [Float] = []
-        var positives = 0
         let byFile = Dictionary(grouping: annotations.filter { $0.label == label }, by: \.file)
         var options = options
         if options.ignoredInputs.isEmpty { options.ignoredInputs = ignoredInputs(for: label) }
         // Augmented copies are named "file#k" and share the annotations of "file".
         func base(_ name: String) -> String { name.split(separator: "#").first.map(String.init) ?? name }
-        for rec in recordings where !validation.contains(base(rec.name)) {
-            let events = byFile[base(rec.name)] ?? []
-            features.append(contentsOf: rec.matrix)
-            var f = 0
-            for t in rec.centerTimes {
-                let positive = events.contains { t >= $0.onset && t <= $0.offset }
-                // Near an annotated boundary the target is ambiguous: left out.
-                let nearBoundary = events.contains {
-                    abs(t - $0.onset) < options.boundaryMargin || abs(t - $0.offset) < options.boundaryMargin
+        let crossFitted = !choiceFolds.isEmpty
+        let validation = crossFitted ? Set(choiceFolds.joined()).subtracting(partlyLabelled) : validation
+        var targetCount = 0
+        var positives = 0
+        /// Trees trained on the recordings outside `excluded` (and copies of no item in it).
+        func fit(excluding excluded: Set<String>) -> GradientBoostedTrees {
+            var features: [Float] = []
+            var targets: [Float] = []
+            var weights: [Float] = []
+            positives = 0
+            for rec in recordings where !excluded.contains(base(rec.name)) && !(backgroundOf[rec.name].map { excluded.contains($0) } ?? false) {
+                let events = byFile[base(rec.name)] ?? []
+                features.append(contentsOf: rec.matrix)
+                var f = 0
+                for t in rec.centerTimes {
+                    let positive = events.contains { t >= $0.onset && t <= $0.offset }
+                    // Near an annotated boundary the target is ambiguous: left out.
+                    let nearBoundary = events.contains {
+                        abs(t - $0.onset) < options.boundaryMargin || abs(t - $0.offset) < options.boundaryMargin
+                    }
+                    // Inside an event, windows with no activity above the background (the clip's own
+                    // background between barks) are left out rather than taught as the class.
+                    while f + 1 < rec.frameTimes.count && rec.frameTimes[f + 1] <= t { f += 1 }
+                    var activity: Float = -10
+                    for g in max(0, f - 3)...min(rec.frameTimes.count - 1, f + 3) { activity = max(activity, rec.gateValues[5 * g + 3]) }
+                    let inactivePositive = positive && activity < options.positiveActivity
+                    targets.append(positive ? 1 : 0)
+                    let ignoredNegative =
+                        !positive && (ignored.contains(file: base(rec.name), time: t) || partlyLabelled.contains(base(rec.name)))
+                    weights.append(!ignoredNegative && !nearBoundary && !inactivePositive ? 1 : 0)
+                    if positive { positives += 1 }
                 }
-                // Inside an event, windows with no activity above the background (the clip's own
-                // background between barks) are left out rather than taught as the class.
-                while f + 1 < rec.frameTimes.count && rec.frameTimes[f + 1] <= t { f += 1 }
-                var activity: Float = -10
-                for g in max(0, f - 3)...min(rec.frameTimes.count - 1, f + 3) { activity = max(activity, rec.gateValues[5 * g + 3]) }
-                let inactivePositive = positive && activity < options.positiveActivity
-                targets.append(positive ? 1 : 0)
-                let ignoredNegative =
-                    !positive && (ignored.contains(file: base(rec.name), time: t) || partlyLabelled.contains(base(rec.name)))
-                weights.append(!ignoredNegative && !nearBoundary && !inactivePositive ? 1 : 0)
-                if positive { positives += 1 }
             }
+            targetCount = targets.count
+            return GradientBoostedTreesTrainer.train(
+                features: features, dimension: d, targets: targets, weights: weights, ignoredInputs: options.ignoredInputs,
+                options: options.trees)
         }
-        let classifier = GradientBoostedTreesTrainer.train(
-            features: features, dimension: d, targets: targets, weights: weights, ignoredInputs: options.ignoredInputs,
-            options: options.trees)
+        var cached: [[Float]] = []
+        let valRecs = recordings.filter { validation.contains($0.name) }
+        let classifier: GradientBoostedTrees
+        if crossFitted {
+            // Out-of-fold probabilities of every choice set, then the trees on everything.
+            var probabilityOf: [String: [Float]] = [:]
+            for set in choiceFolds {
+                let inner = fit(excluding: set)
+                for rec in valRecs where set.contains(rec.name) { probabilityOf[rec.name] = probabilities(rec, classifier: inner) }
+            }
+            cached = valRecs.map { probabilityOf[$0.name]! }
+            classifier = fit(excluding: [])
+        } else {
+            classifier = fit(excluding: validation)
+            cached = valRecs.map { probabilities($0, classifier: classifier) }
+        }
 
         // Threshold at sensitivity 5: best validation F1 (event F1, or segment F1 for
         // personTalking) with more than 1 false alarm per hour on negatives penalised; the
         // middle of the near-best plateau.
-        let valRecs = recordings.filter { validation.contains($0.name) }
-        let trainingFileCount = recordings.filter { !validation.contains(base($0.name)) && !$0.name.contains("#") }.count
-        let cached = valRecs.map { probabilities($0, classifier: classifier) }
+        let trainingFileCount = recordings.filter { (crossFitted || !validation.contains(base($0.name))) && !$0.name.contains("#") }.count
         var results: [(decision: DecisionParameters, objective: Double, figures: ValidationFigures)] = []
         let thresholds = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99]
         let gaps = setup.segmentObjective ? [0.3, 0.5] : [0.3, 0.5, 0.8]
@@ -539,12 +568,13 @@ package enum SoundModelTrainer {
         let training: JSONValue = .object(
             JSONObject(
                 [
-                    ("seed", .number(Double(seed))), ("trainingDecisions", .number(Double(targets.count))),
+                    ("seed", .number(Double(seed))), ("trainingDecisions", .number(Double(targetCount))),
                     ("trainingPositives", .number(Double(positives))),
                     ("trainingFiles", .number(Double(trainingFileCount))),
                     ("augmentedCopies", .number(Double(recordings.filter { $0.name.contains("#") }.count))),
                     ("validationFiles", .number(Double(valRecs.count))),
-                ] + classifierSettings(options) + [
+                ] + (crossFitted ? [("decisionChosenOn", .string("out-of-fold probabilities of \(choiceFolds.count) sets"))] : [])
+                    + classifierSettings(options) + [
                     (
                         "validation",
                         .object(

@@ -11,12 +11,27 @@ package struct TrainingOptions: Sendable, Hashable {
     package var positiveActivity: Float = 0.3
     /// Inputs the trees must not split on, e.g. absolute level.
     package var ignoredInputs: [Int] = []
+    /// Where the decision (threshold, smoothing, sensitivity step) is chosen when the recordings come in folds
+    /// (cross-validation, and training with clip-labelled recordings).
+    package var decisionChoice: DecisionChoice = .validationPart
+
+    /// Where a model's decision is chosen.
+    package enum DecisionChoice: String, Sendable, Hashable, CaseIterable {
+        /// On one held-out part (the validation part; in cross-validation, the first inner fold), with trees
+        /// trained on the rest.
+        case validationPart = "part"
+        /// On the out-of-fold probabilities of every fold (trees trained on the other folds score each fold), with
+        /// the model's trees trained on everything.
+        case outOfFold = "out-of-fold"
+    }
     /// Creates default options.
     package init() {}
 
     /// The options of the shipped model of `label` (what `vigil train` uses): its ``SoundModelRecipe``'s.
     package init(label: String) {
         self.init()
-        positiveActivity = SoundModelRecipe.of(label: label).positiveActivity
+        let recipe = SoundModelRecipe.of(label: label)
+        positiveActivity = recipe.positiveActivity
+        decisionChoice = recipe.decisionChoice
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import VigilAudioIO
 import VigilCore
+import VigilDSP
 import VigilInference
 import VigilScoring
 
@@ -32,6 +33,8 @@ package enum TrainingProgress: Sendable {
     case warning(String)
     /// A cross-validation fold ended (the text gives its figures).
     case fold(String)
+    /// A step worth telling (e.g. how many augmented copies were made).
+    case note(String)
 }
 
 /// One run of `vigil train`: reads the recordings, adds the label's synthetic, extra and clip
@@ -50,6 +53,15 @@ package struct TrainingRun {
     package var seed: UInt64
     /// Augmented copies per training file; nil: the recipe's.
     package var copies: Int?
+    /// Room-augmented copies (``TrainingAugmentation``) of every recording of the label in the training part; nil: the recipe's.
+    package var roomCopies: Int?
+    /// Where the decision is chosen; nil: the recipe's.
+    package var decisionChoice: TrainingOptions.DecisionChoice?
+    /// With cross-validation: the rate (Hz) every fold is scored at, the recordings above it resampled to it (as a camera
+    /// recording at that rate would hold them); training is unchanged. nil: each recording at its own rate.
+    package var scoringRate: Int?
+    /// Folds of the out-of-fold decision choice (the cross-validation's folds over every recording).
+    package var choiceFolds = 5
     /// Extra negative recordings (training part only).
     package var negatives: [TrainingRecording] = []
     /// What the extra negatives are, for the model metadata.
@@ -128,12 +140,15 @@ package struct TrainingRun {
         var audio: [String: (samples: [Float], rate: Double)] = [:]
         var features: [RecordingFeatures] = []
         var durations: [String: Double] = [:]
+        // Features of the recordings resampled to the scoring rate, scored instead of the originals.
+        var resampledFeatures: [String: RecordingFeatures] = [:]
         for recording in recordings {
             do {
                 let decoded = try Self.decode(recording.path)
                 audio[recording.name] = decoded
                 durations[recording.name] = Double(decoded.samples.count) / decoded.rate
                 features.append(SoundModelTrainer.extractFeatures(name: recording.name, samples: decoded.samples, sampleRate: decoded.rate))
+                if let rec = Self.resampledFeatures(recording.name, decoded, to: scoringRate) { resampledFeatures[rec.name] = rec }
             } catch {
                 progress(.warning("warning: \(error); left out of training"))
             }
@@ -160,7 +175,9 @@ package struct TrainingRun {
             annotations += SoundModelTrainer.extraPositiveEvents(positives.events)
         }
         // Clip-labelled recordings: training only; of the label's clips only the active parts are taught.
-        let options = TrainingOptions(label: label)
+        var options = TrainingOptions(label: label)
+        if let decisionChoice { options.decisionChoice = decisionChoice }
+        let roomCopies = self.roomCopies ?? recipe.roomAugmentedCopies
         var clipByName: [String: TrainingClip] = [:]
         // Every listed clip, for the cross-validation folds (the same folds for every label).
         var listedClips: [String: TrainingClip] = [:]
@@ -178,6 +195,9 @@ package struct TrainingRun {
                         name: TrainingClip.namePrefix + clip.filename, samples: decoded.samples, sampleRate: decoded.rate)
                     features.append(rec)
                     clipByName[rec.name] = clip
+                    if let scored = Self.resampledFeatures(rec.name, decoded, to: scoringRate) { resampledFeatures[rec.name] = scored }
+                    // Kept for the room copies: the label's clips (sounds) and the negatives (backgrounds).
+                    if roomCopies > 0 && (clip.label == label || clip.label == TrainingClip.negativeLabel) { audio[rec.name] = decoded }
                     if clip.label == label {
                         let events = SoundModelTrainer.activityEvents(rec, label: label, minimumActivity: options.positiveActivity)
                         annotations += events
@@ -196,12 +216,30 @@ package struct TrainingRun {
             crossValidation = Self.crossValidate(
                 label: label, recordings: features, audio: audio, devFiles: files, provenance: provenance, annotations: annotations,
                 durations: durations, clips: listedClips, voiceBackground: voiceBackground, copies: augmentCopies, folds: folds, seed: seed,
-                options: options, progress: progress)
+                options: options, roomCopies: roomCopies, scoredFeatures: resampledFeatures, progress: progress)
         }
+        // Out-of-fold choice: the folds of the cross-validation over every recording; the trees train on everything,
+        // and every file is copied with a background of its own fold (as in the cross-validation).
+        var plan: CrossValidationPlan?
+        if options.decisionChoice == .outOfFold {
+            let items = CrossValidationPlan.items(
+                devFiles: files, provenance: provenance, annotations: annotations, durations: durations, clips: listedClips)
+            plan = CrossValidationPlan(keys: items.keys, amounts: items.amounts, folds: choiceFolds, seed: seed)
+        }
+        let trainingFiles = plan == nil ? files.filter { !validation.contains($0) } : files
+        let sameFold: (String, String) -> Bool = { a, b in plan.map { $0.foldOf[a] == $0.foldOf[b] } ?? true }
         if augmentCopies > 0 {
             features += Self.augmentedCopies(
-                of: files.filter { !validation.contains($0) }, pool: files.filter { !validation.contains($0) }, annotations: annotations,
-                voiceBackground: voiceBackground, audio: audio, copies: augmentCopies, seed: seed, sameFold: { _, _ in true })
+                of: trainingFiles, pool: trainingFiles, annotations: annotations, voiceBackground: voiceBackground, audio: audio,
+                copies: augmentCopies, seed: seed, sameFold: sameFold)
+        }
+        var backgroundOf: [String: String] = [:]
+        if roomCopies > 0 {
+            let copies = Self.roomAugmentedCopies(
+                label: label, copies: roomCopies, seed: seed, audio: audio, annotations: annotations, devFiles: trainingFiles,
+                clips: clipByName, voiceBackground: voiceBackground, sameFold: sameFold, progress: progress)
+            features += copies.recordings
+            backgroundOf = copies.backgroundOf
         }
         // The data are identified by their hash, not by a date: a file's modification time changes
         // when the same data are copied, and the model file would then differ.
@@ -210,6 +248,7 @@ package struct TrainingRun {
             ("data", .string("\((audioDirectory as NSString).lastPathComponent) (\(files.count) files)")),
             ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
         ]
+        if roomCopies > 0 { metadata.append(("roomAugmentedCopies", .number(Double(roomCopies)))) }
         if !extraNegativeFeatures.isEmpty {
             metadata += [
                 ("extraNegativeFiles", .number(Double(extraNegativeFeatures.count))),
@@ -229,7 +268,8 @@ package struct TrainingRun {
         if let crossValidation { metadata.append(("crossValidation", crossValidation.json)) }
         let (model, figures) = SoundModelTrainer.train(
             label: label, recordings: features, annotations: annotations, validation: validation, voiceBackground: voiceBackground,
-            seed: seed, options: options, metadata: metadata, partlyLabelled: partlyLabelled)
+            seed: seed, options: options, metadata: metadata, partlyLabelled: partlyLabelled,
+            choiceFolds: plan?.innerFolds(outerFold: -1) ?? [], backgroundOf: backgroundOf)
         let card = SoundModelCard.markdown(
             model: model, figures: figures, provenance: provenance, validation: validation,
             trainingFileCount: files.count - validation.count,
@@ -294,13 +334,23 @@ package struct TrainingRun {
     static func crossValidate(
         label: String, recordings: [RecordingFeatures], audio: [String: (samples: [Float], rate: Double)], devFiles: [String],
         provenance: [DevelopmentSet.SourceRow], annotations: [LabelEvent], durations: [String: Double], clips: [String: TrainingClip],
-        voiceBackground: VoiceBackground, copies: Int, folds: Int, seed: UInt64, options: TrainingOptions,
-        progress: (TrainingProgress) -> Void
+        voiceBackground: VoiceBackground, copies: Int, folds: Int, seed: UInt64, options: TrainingOptions, roomCopies: Int = 0,
+        scoredFeatures: [String: RecordingFeatures] = [:], progress: (TrainingProgress) -> Void
     ) -> CrossValidationReport {
         let items = CrossValidationPlan.items(
             devFiles: devFiles, provenance: provenance, annotations: annotations, durations: durations, clips: clips)
         let plan = CrossValidationPlan(keys: items.keys, amounts: items.amounts, folds: folds, seed: seed)
         var all = recordings
+        var backgroundOf: [String: String] = [:]
+        if roomCopies > 0 {
+            // Room copies: sound and background of the same fold, so that no fold's audio reaches another fold's
+            // training part (and a copy whose background is in the inner validation part is not trained on).
+            let copies = roomAugmentedCopies(
+                label: label, copies: roomCopies, seed: seed, audio: audio, annotations: annotations, devFiles: devFiles, clips: clips,
+                voiceBackground: voiceBackground, sameFold: { plan.foldOf[$0] == plan.foldOf[$1] }, progress: progress)
+            all += copies.recordings
+            backgroundOf = copies.backgroundOf
+        }
         if copies > 0 {
             all += augmentedCopies(
                 of: devFiles, pool: devFiles, annotations: annotations, voiceBackground: voiceBackground, audio: audio, copies: copies,
@@ -310,7 +360,7 @@ package struct TrainingRun {
         let segmentObjective = SoundModelTrainer.defaults(for: label).segmentObjective
         return CrossValidation.run(
             label: label, plan: plan, recordings: all, annotations: annotations, devFiles: Set(devFiles), clips: clips,
-            voiceBackground: voiceBackground, seed: seed, options: options
+            voiceBackground: voiceBackground, seed: seed, options: options, backgroundOf: backgroundOf, scoredFeatures: scoredFeatures
         ) { fold in
             let f1 = segmentObjective ? fold.segment.f1 : fold.event.f1
             progress(
@@ -319,6 +369,40 @@ package struct TrainingRun {
                         + "\(DecimalText.fixed(fold.clipRecall, places: 3)), false alarms \(fold.devNegativeFalseAlarms) on dev negatives, "
                         + "\(fold.clipNegativeFalseAlarms) on negative clips (\(Int(Date().timeIntervalSince(started))) s)"))
         }
+    }
+}
+
+extension TrainingRun {
+    /// Room-augmented copies (``TrainingAugmentation/copies(of:copies:seed:audio:pool:)``) of the recordings of `label`
+    /// among `devFiles` (those with an event of it) and `clips` (the label's clips). Backgrounds: development files with
+    /// no event and negative clips (where the recipe ignores the voice background, neither voice-background files nor
+    /// clips with voices), with `sameFold(item, background)`.
+    static func roomAugmentedCopies(
+        label: String, copies: Int, seed: UInt64, audio: [String: (samples: [Float], rate: Double)], annotations: [LabelEvent],
+        devFiles: [String], clips: [String: TrainingClip], voiceBackground: VoiceBackground, sameFold: (String, String) -> Bool,
+        progress: (TrainingProgress) -> Void
+    ) -> (recordings: [RecordingFeatures], backgroundOf: [String: String]) {
+        let annotated = Set(annotations.map(\.file))
+        let withLabel = Set(annotations.filter { $0.label == label }.map(\.file))
+        let ignoresVoices = SoundModelRecipe.of(label: label).ignoresVoiceBackground
+        let items = devFiles.filter { withLabel.contains($0) } + clips.filter { $0.value.label == label }.keys.sorted()
+        let backgrounds =
+            devFiles.filter { !annotated.contains($0) && !(ignoresVoices && voiceBackground.files.contains($0)) }
+            + clips.filter { $0.value.label == TrainingClip.negativeLabel && !(ignoresVoices && $0.value.voices) }.keys.sorted()
+        let started = Date()
+        let result = TrainingAugmentation.copies(of: items, copies: copies, seed: seed, audio: audio) { item in
+            backgrounds.filter { sameFold(item, $0) }
+        }
+        progress(
+            .note("\(label): \(result.recordings.count) augmented copies of \(items.count) recordings (\(Int(Date().timeIntervalSince(started))) s)"))
+        return result
+    }
+
+    /// Features of `decoded` resampled to `rate` (nil when no rate is given or the recording is not above it).
+    static func resampledFeatures(_ name: String, _ decoded: (samples: [Float], rate: Double), to rate: Int?) -> RecordingFeatures? {
+        guard let rate, decoded.rate > Double(rate) else { return nil }
+        let samples = BandLimitedResampler.resample(decoded.samples, from: decoded.rate, to: Double(rate))
+        return SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: Double(rate))
     }
 }
 

@@ -8,7 +8,10 @@ struct VigilDev: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vigil-dev",
         abstract: "Developer tools: train and check the shipped models, diagnostics, unseen-bark check, throughput.",
-        subcommands: [TrainSoundModels.self, CheckShippedModels.self, Diagnostics.self, DeterminismCheck.self, UnseenBarkCheck.self, LearnedThroughput.self])
+        subcommands: [
+            TrainSoundModels.self, CheckShippedModels.self, Diagnostics.self, CrossValidationDiagnostics.self, DeterminismCheck.self,
+            UnseenBarkCheck.self, LearnedThroughput.self,
+        ])
 }
 
 VigilDev.main()

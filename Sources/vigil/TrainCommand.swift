@@ -85,8 +85,32 @@ struct TrainCommand: ParsableCommand {
                 + "each fold's figures, their mean and the worst fold, and write them into the model card."))
     var crossValidate = false
 
-    @Option(help: "Folds of --cross-validate (K).")
+    @Option(help: "Folds of --cross-validate (K) and of --decision-choice out-of-fold.")
     var folds: Int = 5
+
+    @Option(
+        help: ArgumentHelp(
+            "Augmented copies of every recording of the label in the training part (default: the label's recipe): each in a room "
+                + "(half of them, RT60 0.2-0.8 s), mixed into a background of the same training part at +6, 0, -6 or -12 dB, "
+                + "recorded at 8 or 16 kHz as a camera would (two thirds of them: resampled to that rate), at -12..+6 dB gain.",
+            valueName: "N"))
+    var augment: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --cross-validate: score every fold on its recordings resampled to RATE Hz (those above it), as a camera "
+                + "recording at that rate would hold them. Training is unchanged.",
+            valueName: "RATE"))
+    var resample: Int?
+
+    @Option(
+        name: .customLong("decision-choice"),
+        help: ArgumentHelp(
+            "Where the decision (threshold, smoothing, sensitivity step) is chosen: 'part' (one held-out part: the validation "
+                + "part, in cross-validation the first inner fold) or 'out-of-fold' (trees trained on the other folds score each "
+                + "fold, the model's trees are trained on everything; the folds are those of --cross-validate). Default: the label's recipe.",
+            valueName: "part|out-of-fold"))
+    var decisionChoice: String?
 
     @Option(help: "Also regenerate this Swift file embedding every model in the --out directory.")
     var embed: String?
@@ -114,6 +138,14 @@ struct TrainCommand: ParsableCommand {
         if let positives { _ = try Self.extraPositives(positives, label: resolvedLabel) }
         if let clips { _ = try Self.clipList(clips) }
         if folds < 2 || folds > 20 { throw ValidationError("--folds must be 2...20") }
+        if let augment, augment < 0 || augment > 8 { throw ValidationError("--augment must be 0...8") }
+        if let decisionChoice, TrainingOptions.DecisionChoice(rawValue: decisionChoice) == nil {
+            throw ValidationError("--decision-choice \(decisionChoice): expected 'part' or 'out-of-fold'")
+        }
+        if let resample {
+            guard crossValidate else { throw ValidationError("--resample needs --cross-validate (it sets the rate the folds are scored at)") }
+            guard (4_000...96_000).contains(resample) else { throw ValidationError("--resample \(resample): must be 4000...96000 Hz") }
+        }
         // Checked before the minutes of training, so that their result is not lost to a typo.
         for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) {
             let directory = (path as NSString).deletingLastPathComponent
@@ -153,6 +185,10 @@ struct TrainCommand: ParsableCommand {
             training.clips = (try Self.clipList(clips), { Self.clipAudioPath(clips, $0) }, clips)
         }
         training.crossValidationFolds = crossValidate ? folds : nil
+        training.choiceFolds = folds
+        training.roomCopies = augment
+        training.scoringRate = resample
+        training.decisionChoice = decisionChoice.flatMap(TrainingOptions.DecisionChoice.init(rawValue:))
         training.embeddedIn = embed
         var bar: ProgressBar?
         let result = try training.run { event in
@@ -161,7 +197,7 @@ struct TrainCommand: ParsableCommand {
                 bar = ProgressBar(totalSeconds: 0, totalItems: count, itemName: itemName, enabled: !noProgress)
             case .itemDone(let name): bar?.itemDone(label: name)
             case .finished: bar?.finish()
-            case .warning(let text), .fold(let text):
+            case .warning(let text), .fold(let text), .note(let text):
                 bar?.clear()
                 AnalyzeCommand.stderr(text)
             }

@@ -327,4 +327,31 @@ struct TrainCommandTests {
         #expect(try usage(clips.path).contains("\(list.path):2: no audio file \(clips.path)/audio/x.flac"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    @Test("--augment, --resample and --decision-choice: bad values are usage errors; with them the cross-validation runs, its copies are counted, the decision is chosen out of fold")
+    func augmentResampleAndChoice() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let clips = try Self.makeClips(in: dir)
+        let out = dir.appendingPathComponent("dogBark.json").path
+        func usage(_ extra: [String]) throws -> String {
+            let result = try CommandRunner.run(
+                ["train", "--labels", labels, dir.appendingPathComponent("audio").path, "--out", out, "--no-progress"] + extra)
+            #expect(result.status == 2, "\(result.stderr)")
+            return result.stderr
+        }
+        #expect(try usage(["--resample", "16000"]).contains("--resample needs --cross-validate"))
+        #expect(try usage(["--cross-validate", "--resample", "100"]).contains("--resample 100: must be 4000...96000 Hz"))
+        #expect(try usage(["--augment", "9"]).contains("--augment must be 0...8"))
+        #expect(try usage(["--decision-choice", "best"]).contains("--decision-choice best: expected 'part' or 'out-of-fold'"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let (result, model, _) = try Self.trainWithExtra(
+            ["--clips", clips.path, "--cross-validate", "--folds", "2", "--augment", "1", "--resample", "16000", "--decision-choice", "out-of-fold"],
+            labels: labels, in: dir)
+        #expect(result.stdout.contains("| **mean** |"), "\(result.stdout)")
+        #expect(result.stderr.contains("augmented copies of"), "\(result.stderr)")
+        #expect(model["training"]?["roomAugmentedCopies"]?.intValue == 1)
+        #expect(model["training"]?["decisionChosenOn"]?.stringValue == "out-of-fold probabilities of 2 sets")
+    }
 }

@@ -86,14 +86,51 @@ struct CrossValidationTests {
             #expect(data.partlyLabelled.isDisjoint(with: data.validation))
             #expect(data.partlyLabelled.allSatisfy { clips[$0]?.label == "dogBark" })
             #expect(plan.innerValidation(outerFold: fold).allSatisfy { plan.foldOf[$0] != fold })
+            // The out-of-fold choice's inner folds: the first is the inner validation part, together they are the
+            // training part's items once each.
+            let innerFolds = plan.innerFolds(outerFold: fold)
+            #expect(innerFolds.count == 3 && innerFolds[0] == plan.innerValidation(outerFold: fold))
+            #expect(innerFolds.reduce(0) { $0 + $1.count } == Set(innerFolds.joined()).count)
+            #expect(Set(innerFolds.joined()) == Set(plan.foldOf.filter { $0.value != fold }.keys))
         }
         // Every item is scored exactly once over the folds.
         let scored = (0..<4).flatMap { CrossValidation.foldData(plan: plan, fold: $0, label: "dogBark", recordings: recordings, clips: clips).scored.map(\.name) }
         #expect(scored.sorted() == keys.keys.sorted())
     }
 
-    @Test("a fold's model and chosen decision do not change when the scored fold's recordings and annotations change")
-    func choiceIndependentOfScoredFold() {
+    @Test("an augmented copy is trained on only when the item mixed into it is neither scored nor in the inner validation part")
+    func augmentedCopiesStayInTheirFold() {
+        let (keys, amounts, clips) = Self.items()
+        let plan = CrossValidationPlan(keys: keys, amounts: amounts, folds: 4, seed: 3)
+        let items = keys.keys.sorted()
+        var recordings = items.map { RecordingFeatures(name: $0, duration: 1, sampleRate: 16_000) }
+        // Every item gets copies mixed with every other item (any fold): the split must drop the ones that leak.
+        var backgroundOf: [String: String] = [:]
+        for (i, item) in items.enumerated() {
+            for (k, other) in [items[(i + 1) % items.count], items[(i + 7) % items.count]].enumerated() {
+                recordings.append(RecordingFeatures(name: "\(item)#a\(k + 1)", duration: 1, sampleRate: 16_000))
+                backgroundOf["\(item)#a\(k + 1)"] = other
+            }
+        }
+        var kept = 0
+        for fold in 0..<4 {
+            let data = CrossValidation.foldData(
+                plan: plan, fold: fold, label: "dogBark", recordings: recordings, clips: clips, backgroundOf: backgroundOf)
+            let inner = plan.innerValidation(outerFold: fold)
+            for rec in data.training where rec.name.contains("#a") {
+                let background = backgroundOf[rec.name]!
+                #expect(plan.foldOf[background] != fold && !inner.contains(background), "fold \(fold) trains on \(rec.name)")
+                kept += 1
+            }
+            #expect(data.scored.allSatisfy { !$0.name.contains("#") })
+        }
+        #expect(kept > 0)
+    }
+
+    @Test(
+        "a fold's model and chosen decision do not change when the scored fold's recordings and annotations change",
+        arguments: TrainingOptions.DecisionChoice.allCases)
+    func choiceIndependentOfScoredFold(choice: TrainingOptions.DecisionChoice) {
         // Two folds of synthetic files: bursts (positives) and steady noise; the scored fold's copy is then
         // replaced by files whose bursts are annotated elsewhere, which would move the threshold if the
         // fold's data reached the choice.
@@ -120,6 +157,7 @@ struct CrossValidationTests {
         var options = TrainingOptions(label: "dogBark")
         options.trees.iterations = 10
         options.trees.minSamplesPerLeaf = 2
+        options.decisionChoice = choice
         func run(_ recs: [RecordingFeatures], _ events: [LabelEvent]) -> [SoundModel] {
             CrossValidation.run(
                 label: "dogBark", plan: plan, recordings: recs, annotations: events, devFiles: Set(keys.keys), clips: [:],
