@@ -73,7 +73,7 @@ let package = Package(
         // scorer, and the training of the learned detectors' models.
         .target(name: "VigilScoring", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
         .target(
-            name: "VigilTraining", dependencies: ["VigilCore", "VigilDSP", "VigilInference", "VigilScoring", "VigilAudioIO"], swiftSettings: nativeFlags),
+            name: "VigilTraining", dependencies: ["VigilCore", "VigilDSP", "VigilInference", "VigilScoring", "VigilAudioIO", "VigilPipeline"], swiftSettings: nativeFlags),
         .target(
             name: "VigilAnalysis",
             dependencies: ["VigilCore", "VigilEvents", "VigilDSP", "VigilDetectors"],

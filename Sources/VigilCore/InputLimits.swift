@@ -82,6 +82,30 @@ public struct InputLimits: Sendable, Hashable {
     /// Highest allowed ``maxJSONDepth``: the parser recurses once per level.
     public static let maxJSONDepthCeiling = 1000
 
+    /// The default limits with the given overrides applied (the `--max-*` options); `maxImageSize` is
+    /// `WIDTHxHEIGHT`. Throws the first problem, naming the option.
+    public static func overriding(
+        maxImageSize: String? = nil, maxImageBytes: Int? = nil, maxAudioDuration: Double? = nil, maxChannels: Int? = nil,
+        maxJSONBytes: Int? = nil, maxJSONDepth: Int? = nil, maxZones: Int? = nil
+    ) throws(InputLimitsError) -> InputLimits {
+        var limits = InputLimits.default
+        if let maxImageSize {
+            let parts = maxImageSize.lowercased().split(separator: "x").map { Int($0) }
+            guard parts.count == 2, let w = parts[0], let h = parts[1], w > 0, h > 0 else {
+                throw InputLimitsError(description: "--max-image-size \(maxImageSize): expected WIDTHxHEIGHT, e.g. 4096x4096")
+            }
+            (limits.maxImageWidth, limits.maxImageHeight) = (w, h)
+        }
+        if let maxImageBytes { limits.maxImageBytes = maxImageBytes }
+        if let maxAudioDuration { limits.maxAudioDuration = maxAudioDuration }
+        if let maxChannels { limits.maxAudioChannels = maxChannels }
+        if let maxJSONBytes { limits.maxJSONBytes = maxJSONBytes }
+        if let maxJSONDepth { limits.maxJSONDepth = maxJSONDepth }
+        if let maxZones { limits.maxZones = maxZones }
+        if let problem = limits.problems.first { throw InputLimitsError(description: problem) }
+        return limits
+    }
+
     /// Every problem with the limits themselves (each must be positive).
     public var problems: [String] {
         var out: [String] = []
@@ -103,4 +127,10 @@ public struct InputLimits: Sendable, Hashable {
         if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"
     }
+}
+
+/// Limits that cannot be used: the option and the reason.
+public struct InputLimitsError: Error, Sendable, CustomStringConvertible {
+    /// The option and the reason.
+    public var description: String
 }

@@ -63,6 +63,21 @@ public struct OfflineAnalysis {
     /// An analysis whose problems go to `messages`.
     public init(messages: @escaping @Sendable (String) -> Void) { self.messages = messages }
 
+    /// The first problem with these settings, naming the option, or nil when they can run.
+    public func problem() -> String? {
+        if let input = videoInput {
+            if input.frames != nil && input.video != nil { return "give either --frames or --video, not both" }
+            if !inputs.isEmpty { return "--frames and --video analyze one recording; do not also give audio inputs (use --audio FILE)" }
+            if input.framesPerSecond != nil && input.frames == nil { return "--fps goes with --frames" }
+            if let fps = input.framesPerSecond, !(fps > 0 && fps.isFinite) { return "--fps must be a positive number" }
+        } else if inputs.isEmpty {
+            return "give at least one input file or directory, --frames DIR or --video FILE"
+        }
+        if jobs < 1 { return "--jobs must be at least 1" }
+        if force && outputDirectory == nil { return "--force only applies with --out" }
+        return nil
+    }
+
     /// Runs the analysis with `plan` for `device` into the sinks that `makeSinks` makes (called
     /// once the inputs are known to be usable, so that nothing is written before a usage error).
     public func run(

@@ -171,6 +171,14 @@ public enum RecordingOutputWriter {
         return summary
     }
 
+    /// Reads every summary named in `arguments` (a summary.json or its folder) and merges them;
+    /// `duplicates` lists the files that appear in more than one (the last one is kept).
+    public static func mergeSummaries(_ arguments: [String]) throws(SummaryReadError) -> (summary: RunSummary, duplicates: [String]) {
+        var parts: [RunSummary] = []
+        for argument in arguments { parts.append(try readSummary(argument)) }
+        return RunSummary.merge(parts)
+    }
+
     /// Writes `summary` as `directory/summary.json` and `directory/summary.tsv`, atomically.
     public static func writeSummary(_ summary: RunSummary, to directory: String) throws {
         try atomicWrite(summary.jsonValue.serialized(.pretty) + "\n", to: (directory as NSString).appendingPathComponent("summary.json"))

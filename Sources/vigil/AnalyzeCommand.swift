@@ -106,13 +106,27 @@ struct AnalyzeCommand: ParsableCommand {
     @OptionGroup(title: "Input limits")
     var inputLimits: InputLimitOptions
 
-    func validate() throws {
-        try validateVideoOptions()
-        if inputs.isEmpty && frames == nil && video == nil {
-            throw ValidationError("give at least one input file or directory, --frames DIR or --video FILE")
+    /// The analysis these options describe.
+    var analysis: OfflineAnalysis {
+        var analysis = OfflineAnalysis(messages: Self.stderr)
+        (analysis.inputs, analysis.outputDirectory, analysis.drawReport, analysis.jobs) = (inputs, out, !noReport, jobs ?? availableCores)
+        (analysis.force, analysis.shard, analysis.showsProgress) = (force, shard, !noProgress)
+        if frames != nil || video != nil {
+            var input = OfflineAnalysis.VideoInput(frames: frames, video: video)
+            (input.framesPerSecond, input.audio, input.anchor) = (fps, audio, anchor)
+            (input.motionMasks, input.motionTrace) = (motionMasks, motionTrace)
+            analysis.videoInput = input
         }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if force && out == nil { throw ValidationError("--force only applies with --out") }
+        return analysis
+    }
+
+    func validate() throws {
+        if frames == nil && video == nil {
+            if motionMasks != nil || motionTrace != nil { throw ValidationError("--motion-masks and --motion-trace go with --frames or --video") }
+            if audio != nil { throw ValidationError("--audio goes with --frames or --video") }
+            if fps != nil { throw ValidationError("--fps goes with --frames") }
+        }
+        if let problem = analysis.problem() { throw ValidationError(problem) }
         if explain && format == .tsv {
             throw ValidationError(
                 "--explain with --format tsv: TSV is the DCASE event list (file, onset, offset, label) and has no rows for "
@@ -152,15 +166,6 @@ struct AnalyzeCommand: ParsableCommand {
         for warning in loaded.warnings { Self.stderr("warning: \(warning)") }
         var plan = AnalysisOptions.plan(for: loaded, sensitivities: try parsedSensitivities(), triggers: try parsedTriggers(), explain: explain)
         plan.settings.models = try modelOptions.loadOrExit()
-        var analysis = OfflineAnalysis(messages: Self.stderr)
-        (analysis.inputs, analysis.outputDirectory, analysis.drawReport, analysis.jobs) = (inputs, out, !noReport, jobs ?? availableCores)
-        (analysis.force, analysis.shard, analysis.showsProgress) = (force, shard, !noProgress)
-        if frames != nil || video != nil {
-            var input = OfflineAnalysis.VideoInput(frames: frames, video: video)
-            (input.framesPerSecond, input.audio, input.anchor) = (fps, audio, anchor)
-            (input.motionMasks, input.motionTrace) = (motionMasks, motionTrace)
-            analysis.videoInput = input
-        }
         do {
             let outcome = try analysis.run(plan: plan, device: loaded.device, limits: try inputLimits.limits, makeSinks: makeSinks)
             if outcome == .someInputsFailed { throw ExitCode(ExitStatus.someInputsFailed) }
@@ -191,3 +196,5 @@ struct AnalyzeCommand: ParsableCommand {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }
+
+extension BlobAnchor: ExpressibleByArgument {}

@@ -4,6 +4,7 @@ import VigilBench
 import VigilPipeline
 import VigilInference
 import VigilScoring
+import VigilTraining
 
 /// `vigil bench`: detector accuracy and speed.
 struct BenchCommand: ParsableCommand {
@@ -97,7 +98,8 @@ extension BenchCommand {
             do {
                 _ = try AccuracyBench.readAnnotations(labels, option: "--labels")
                 // Read before the detectors run, so that a bad provenance file does not cost the run.
-                let provenanceRows = try ProvenanceFile.rows(named: provenance, labels: labels)
+                let provenanceRows: [DevelopmentSet.SourceRow]?
+                do { provenanceRows = try TrainingInputs.provenance(named: provenance, labels: labels) } catch { throw ValidationError(error.description) }
                 var bench = AccuracyBench(
                     labels: labels, audioDirectory: audioDir, settings: AccuracySettings(collar: collar, evaluateOffsets: offsets, segment: segment),
                     jobs: jobs ?? availableCores)

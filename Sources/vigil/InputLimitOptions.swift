@@ -29,23 +29,13 @@ struct InputLimitOptions: ParsableArguments {
     /// The limits: defaults with the options given applied.
     var limits: InputLimits {
         get throws {
-            var limits = InputLimits.default
-            if let maxImageSize {
-                let parts = maxImageSize.lowercased().split(separator: "x").map { Int($0) }
-                guard parts.count == 2, let w = parts[0], let h = parts[1], w > 0, h > 0 else {
-                    throw ValidationError("--max-image-size \(maxImageSize): expected WIDTHxHEIGHT, e.g. 4096x4096")
-                }
-                limits.maxImageWidth = w
-                limits.maxImageHeight = h
+            do {
+                return try InputLimits.overriding(
+                    maxImageSize: maxImageSize, maxImageBytes: maxImageBytes, maxAudioDuration: maxAudioDuration, maxChannels: maxChannels,
+                    maxJSONBytes: maxJsonBytes, maxJSONDepth: maxJsonDepth, maxZones: maxZones)
+            } catch {
+                throw ValidationError(error.description)
             }
-            if let maxImageBytes { limits.maxImageBytes = maxImageBytes }
-            if let maxAudioDuration { limits.maxAudioDuration = maxAudioDuration }
-            if let maxChannels { limits.maxAudioChannels = maxChannels }
-            if let maxJsonBytes { limits.maxJSONBytes = maxJsonBytes }
-            if let maxJsonDepth { limits.maxJSONDepth = maxJsonDepth }
-            if let maxZones { limits.maxZones = maxZones }
-            if let problem = limits.problems.first { throw ValidationError(problem) }
-            return limits
         }
     }
 

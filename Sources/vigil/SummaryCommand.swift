@@ -32,15 +32,8 @@ struct SummaryCommand: ParsableCommand {
         }
 
         func run() throws {
-            var parts: [RunSummary] = []
-            for argument in summaries {
-                do {
-                    parts.append(try RecordingOutputWriter.readSummary(argument))
-                } catch {
-                    throw ValidationError(error.description)
-                }
-            }
-            let (merged, duplicates) = RunSummary.merge(parts)
+            let merged: RunSummary, duplicates: [String]
+            do { (merged, duplicates) = try RecordingOutputWriter.mergeSummaries(summaries) } catch { throw ValidationError(error.description) }
             for file in duplicates { AnalyzeCommand.stderr("warning: \(file) appears in more than one summary; the last one is kept") }
             if let out {
                 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

@@ -135,8 +135,10 @@ struct TrainCommand: ParsableCommand {
             if let problem = problems.first { throw ValidationError("--negatives \(problem)") }
             if found.isEmpty { throw ValidationError("--negatives \(path): no audio files") }
         }
-        if let positives { _ = try Self.extraPositives(positives, label: resolvedLabel) }
-        if let clips { _ = try Self.clipList(clips) }
+        try Self.usage {
+            if let positives { _ = try TrainingInputs.extraPositives(positives, label: resolvedLabel) }
+            if let clips { _ = try TrainingInputs.clipList(clips) }
+        }
         if folds < 2 || folds > 20 { throw ValidationError("--folds must be 2...20") }
         if let augment, augment < 0 || augment > 8 { throw ValidationError("--augment must be 0...8") }
         if let decisionChoice, TrainingOptions.DecisionChoice(rawValue: decisionChoice) == nil {
@@ -147,43 +149,28 @@ struct TrainCommand: ParsableCommand {
             guard (4_000...96_000).contains(resample) else { throw ValidationError("--resample \(resample): must be 4000...96000 Hz") }
         }
         // Checked before the minutes of training, so that their result is not lost to a typo.
-        for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) {
-            let directory = (path as NSString).deletingLastPathComponent
-            let dir = directory.isEmpty ? "." : directory
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("\(option) \(path): directory \(dir) does not exist")
-            }
-            guard FileManager.default.isWritableFile(atPath: dir) else {
-                throw ValidationError("\(option) \(path): directory \(dir) is not writable")
-            }
+        try Self.usage {
+            for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) { try TrainingInputs.checkWritable(path, option: option) }
         }
     }
 
     func run() throws {
-        guard let labelText = FileManager.default.contents(atPath: labels).map({ String(decoding: $0, as: UTF8.self) }) else {
-            throw ValidationError("--labels \(labels): cannot read file")
-        }
-        let annotations = DevelopmentSet.parseLabels(labelText)
-        let recordings = InputDiscovery.expand([audioDir]).recordings
-        guard !recordings.isEmpty else { throw ValidationError("\(audioDir): no audio files") }
-        guard annotations.contains(where: { $0.label == trigger.rawValue }) else {
-            throw ValidationError("\(labels): no '\(trigger.rawValue)' events")
-        }
+        var input: (annotations: [LabelEvent], recordings: [TrainingRecording]) = ([], [])
+        try Self.usage { input = try TrainingInputs.annotatedRecordings(labels: labels, audioDirectory: audioDir, label: trigger.rawValue) }
         var training = TrainingRun(
-            trigger: trigger, recordings: Self.trainingRecordings(recordings), annotations: annotations, seed: seed, modelPath: out,
+            trigger: trigger, recordings: input.recordings, annotations: input.annotations, seed: seed, modelPath: out,
             audioDirectory: audioDir, labelsPath: labels)
-        training.provenance = try ProvenanceFile.rows(named: provenance, labels: labels) ?? []
+        try Self.usage {
+            training.provenance = try TrainingInputs.provenance(named: provenance, labels: labels) ?? []
+            if let positives {
+                let extra = try TrainingInputs.extraPositives(positives, label: trigger.rawValue)
+                training.positives = (TrainingInputs.recordings(extra.recordings), extra.events, positives)
+            }
+            if let clips { training.clips = (try TrainingInputs.clipList(clips), { TrainingInputs.clipAudioPath(clips, $0) }, clips) }
+        }
         training.copies = copies
-        training.negatives = Self.trainingRecordings(InputDiscovery.expand(negatives).recordings)
+        training.negatives = TrainingInputs.recordings(InputDiscovery.expand(negatives).recordings)
         training.negativeSource = negatives.joined(separator: ", ")
-        if let positives {
-            let extra = try Self.extraPositives(positives, label: trigger.rawValue)
-            training.positives = (Self.trainingRecordings(extra.recordings), extra.events, positives)
-        }
-        if let clips {
-            training.clips = (try Self.clipList(clips), { Self.clipAudioPath(clips, $0) }, clips)
-        }
         training.crossValidationFolds = crossValidate ? folds : nil
         training.choiceFolds = folds
         training.roomCopies = augment
@@ -205,70 +192,12 @@ struct TrainCommand: ParsableCommand {
         if let crossValidation = result.crossValidation { print(crossValidation.markdownTable, terminator: "") }
         try RecordingOutputWriter.atomicWrite(result.model.fileText, to: out)
         try RecordingOutputWriter.atomicWrite(result.card, to: ((out as NSString).deletingPathExtension) + ".md")
-        if let embed {
-            let directory = (out as NSString).deletingLastPathComponent
-            var models: [(name: String, text: String)] = []
-            for trainable in SoundModelRecipe.trainable {
-                let path = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent("\(trainable.rawValue).json")
-                if let data = FileManager.default.contents(atPath: path) { models.append((path, String(decoding: data, as: UTF8.self))) }
-            }
-            try RecordingOutputWriter.atomicWrite(EmbeddedModelsSource.render(files: models), to: embed)
-        }
+        if let embed { try RecordingOutputWriter.atomicWrite(TrainingInputs.embeddedModelsSource(besideModel: out), to: embed) }
         print(result.summary(modelPath: out).serialized())
     }
 
-    /// The recordings found by ``InputDiscovery`` as the training run names them.
-    static func trainingRecordings(_ recordings: [InputRecording]) -> [TrainingRecording] {
-        recordings.map { TrainingRecording(path: $0.path, name: $0.displayName) }
-    }
-
-    /// The audio files and events of a `--positives` directory; a usage error names the directory or
-    /// labels file and the reason (missing, no audio, no event of `label`, an event of a file that is not there).
-    static func extraPositives(_ directory: String, label: String) throws -> (recordings: [InputRecording], events: [LabelEvent]) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("--positives \(directory): not a directory")
-        }
-        let labelsPath = (directory as NSString).appendingPathComponent("labels.tsv")
-        guard let data = FileManager.default.contents(atPath: labelsPath) else {
-            throw ValidationError("--positives \(labelsPath): cannot read file (the directory's events)")
-        }
-        let events = DevelopmentSet.parseLabels(String(decoding: data, as: UTF8.self))
-        guard events.contains(where: { $0.label == label }) else { throw ValidationError("--positives \(labelsPath): no '\(label)' events") }
-        let (found, problems) = InputDiscovery.expand([directory])
-        if let problem = problems.first { throw ValidationError("--positives \(problem)") }
-        guard !found.isEmpty else { throw ValidationError("--positives \(directory): no audio files") }
-        let names = Set(found.map(\.displayName))
-        if let orphan = events.first(where: { !names.contains($0.file) }) {
-            throw ValidationError("--positives \(labelsPath): '\(orphan.file)' is not an audio file in \(directory)")
-        }
-        return (found, events)
-    }
-
-    /// The clips of a `--clips` folder; a usage error names the folder or the clips.tsv line and the reason
-    /// (not a directory, no or unreadable clips.tsv, a malformed line, a listed file missing from DIR/audio).
-    static func clipList(_ directory: String) throws -> [TrainingClip] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("--clips \(directory): not a directory")
-        }
-        let listPath = (directory as NSString).appendingPathComponent("clips.tsv")
-        guard let data = FileManager.default.contents(atPath: listPath) else {
-            throw ValidationError("--clips \(listPath): cannot read file (the folder's clip list)")
-        }
-        let clips: [TrainingClip]
-        do {
-            clips = try TrainingClips.parse(String(decoding: data, as: UTF8.self), path: listPath)
-        } catch let error as ClipListError {
-            throw ValidationError("--clips \(error)")
-        }
-        if let clip = clips.first(where: { !FileManager.default.fileExists(atPath: clipAudioPath(directory, $0)) }) {
-            throw ValidationError("--clips \(listPath):\(clip.line): no audio file \(clipAudioPath(directory, clip))")
-        }
-        return clips
-    }
-
-    static func clipAudioPath(_ directory: String, _ clip: TrainingClip) -> String {
-        ((directory as NSString).appendingPathComponent("audio") as NSString).appendingPathComponent(clip.filename)
+    /// Runs `body`, turning a ``TrainingInputError`` into a usage error with its message.
+    static func usage(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as TrainingInputError { throw ValidationError(error.description) }
     }
 }

@@ -7,7 +7,7 @@ import VigilPipeline
 struct VigilCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vigil",
-        abstract: "Find the events a home security camera or doorbell would report, in real audio.",
+        abstract: "Find the events a home security camera or doorbell would report, in real audio and video.",
         discussion: """
             Events are gated by the device's activity zones, enabled detection triggers and recording \
             mode, exactly as a Matter / Google Home camera would emit them. See README.md and docs/.

@@ -1,0 +1,128 @@
+import Foundation
+import VigilCore
+import VigilPipeline
+
+/// A training input that cannot be used; the description names the option, the file or line and
+/// the reason, as `vigil train` prints it.
+package struct TrainingInputError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
+}
+
+/// Reading and checking the folders and files `vigil train` and `vigil bench accuracy` are given:
+/// extra positives, clip folders and PROVENANCE.tsv.
+package enum TrainingInputs {
+    /// The recordings found by ``InputDiscovery`` as the training run names them.
+    package static func recordings(_ recordings: [InputRecording]) -> [TrainingRecording] {
+        recordings.map { TrainingRecording(path: $0.path, name: $0.displayName) }
+    }
+
+    /// The audio files and events of a `--positives` directory; the error names the directory or
+    /// labels file and the reason (missing, no audio, no event of `label`, an event of a file that is not there).
+    package static func extraPositives(
+        _ directory: String, label: String
+    ) throws(TrainingInputError) -> (recordings: [InputRecording], events: [LabelEvent]) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw TrainingInputError("--positives \(directory): not a directory")
+        }
+        let labelsPath = (directory as NSString).appendingPathComponent("labels.tsv")
+        guard let data = FileManager.default.contents(atPath: labelsPath) else {
+            throw TrainingInputError("--positives \(labelsPath): cannot read file (the directory's events)")
+        }
+        let events = DevelopmentSet.parseLabels(String(decoding: data, as: UTF8.self))
+        guard events.contains(where: { $0.label == label }) else { throw TrainingInputError("--positives \(labelsPath): no '\(label)' events") }
+        let (found, problems) = InputDiscovery.expand([directory])
+        if let problem = problems.first { throw TrainingInputError("--positives \(problem)") }
+        guard !found.isEmpty else { throw TrainingInputError("--positives \(directory): no audio files") }
+        let names = Set(found.map(\.displayName))
+        if let orphan = events.first(where: { !names.contains($0.file) }) {
+            throw TrainingInputError("--positives \(labelsPath): '\(orphan.file)' is not an audio file in \(directory)")
+        }
+        return (found, events)
+    }
+
+    /// The clips of a `--clips` folder; the error names the folder or the clips.tsv line and the reason
+    /// (not a directory, no or unreadable clips.tsv, a malformed line, a listed file missing from DIR/audio).
+    package static func clipList(_ directory: String) throws(TrainingInputError) -> [TrainingClip] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw TrainingInputError("--clips \(directory): not a directory")
+        }
+        let listPath = (directory as NSString).appendingPathComponent("clips.tsv")
+        guard let data = FileManager.default.contents(atPath: listPath) else {
+            throw TrainingInputError("--clips \(listPath): cannot read file (the folder's clip list)")
+        }
+        let clips: [TrainingClip]
+        do {
+            clips = try TrainingClips.parse(String(decoding: data, as: UTF8.self), path: listPath)
+        } catch let error as ClipListError {
+            throw TrainingInputError("--clips \(error)")
+        } catch {
+            throw TrainingInputError("--clips \(listPath): \(error)")
+        }
+        if let clip = clips.first(where: { !FileManager.default.fileExists(atPath: clipAudioPath(directory, $0)) }) {
+            throw TrainingInputError("--clips \(listPath):\(clip.line): no audio file \(clipAudioPath(directory, clip))")
+        }
+        return clips
+    }
+
+    /// The events of the labels file and the recordings of the audio directory; the error names the
+    /// file or directory when the labels cannot be read, no audio is found or no event has `label`.
+    package static func annotatedRecordings(
+        labels: String, audioDirectory: String, label: String
+    ) throws(TrainingInputError) -> (annotations: [LabelEvent], recordings: [TrainingRecording]) {
+        guard let data = FileManager.default.contents(atPath: labels) else { throw TrainingInputError("--labels \(labels): cannot read file") }
+        let annotations = DevelopmentSet.parseLabels(String(decoding: data, as: UTF8.self))
+        let found = InputDiscovery.expand([audioDirectory]).recordings
+        guard !found.isEmpty else { throw TrainingInputError("\(audioDirectory): no audio files") }
+        guard annotations.contains(where: { $0.label == label }) else { throw TrainingInputError("\(labels): no '\(label)' events") }
+        return (annotations, recordings(found))
+    }
+
+    /// Checks, before the minutes of training, that the file `path` given with `option` can be
+    /// written: its directory exists and is writable.
+    package static func checkWritable(_ path: String, option: String) throws(TrainingInputError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let dir = directory.isEmpty ? "." : directory
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw TrainingInputError("\(option) \(path): directory \(dir) does not exist")
+        }
+        guard FileManager.default.isWritableFile(atPath: dir) else { throw TrainingInputError("\(option) \(path): directory \(dir) is not writable") }
+    }
+
+    /// Where a clip's audio lies in its `--clips` folder.
+    package static func clipAudioPath(_ directory: String, _ clip: TrainingClip) -> String {
+        ((directory as NSString).appendingPathComponent("audio") as NSString).appendingPathComponent(clip.filename)
+    }
+
+    /// The rows of the PROVENANCE.tsv named by `--provenance`, or else of the one beside `labels`;
+    /// nil when none was named and none lies beside the labels. `vigil train` groups the
+    /// validation split by it; `vigil bench accuracy` takes the voice-background material from it.
+    /// The error names the file when it cannot be read, is not UTF-8, or has no rows with the
+    /// columns filename, role, source_class and local_path.
+    package static func provenance(named: String?, labels: String) throws(TrainingInputError) -> [DevelopmentSet.SourceRow]? {
+        let path = named ?? ((labels as NSString).deletingLastPathComponent as NSString).appendingPathComponent("PROVENANCE.tsv")
+        guard named != nil || FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else { throw TrainingInputError("--provenance \(path): cannot read file") }
+        guard let text = String(data: data, encoding: .utf8) else { throw TrainingInputError("--provenance \(path): not UTF-8 text") }
+        let rows = DevelopmentSet.parseProvenance(text)
+        guard !rows.isEmpty else {
+            throw TrainingInputError("--provenance \(path): no rows with the columns filename, role, source_class and local_path")
+        }
+        return rows
+    }
+
+    /// The Swift source embedding every trainable label's model found beside `modelPath`
+    /// (`vigil train --embed`); the error names a model file that cannot be embedded.
+    package static func embeddedModelsSource(besideModel modelPath: String) throws(EmbeddedModelsSourceError) -> String {
+        let directory = (modelPath as NSString).deletingLastPathComponent
+        var models: [(name: String, text: String)] = []
+        for trainable in SoundModelRecipe.trainable {
+            let path = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent("\(trainable.rawValue).json")
+            if let data = FileManager.default.contents(atPath: path) { models.append((path, String(decoding: data, as: UTF8.self))) }
+        }
+        return try EmbeddedModelsSource.render(files: models)
+    }
+}
