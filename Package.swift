@@ -1,9 +1,9 @@
-// swift-tools-version:6.1
-import PackageDescription
-
 // Opt-in CPU tuning: VIGIL_NATIVE=1 swift build -c release adds -target-cpu haswell.
 // The default build runs on any x86-64.
 import Foundation
+// swift-tools-version:6.1
+import PackageDescription
+
 let nativeFlags: [SwiftSetting] =
     (ProcessInfo.processInfo.environment["VIGIL_NATIVE"] == "1"
         ? [.unsafeFlags(["-target-cpu", "haswell"])] : [])
@@ -73,7 +73,9 @@ let package = Package(
         // scorer, and the training of the learned detectors' models.
         .target(name: "VigilScoring", dependencies: ["VigilCore"], swiftSettings: nativeFlags),
         .target(
-            name: "VigilTraining", dependencies: ["VigilCore", "VigilDSP", "VigilInference", "VigilScoring", "VigilAudioIO", "VigilPipeline"], swiftSettings: nativeFlags),
+            name: "VigilTraining",
+            dependencies: ["VigilCore", "VigilDSP", "VigilInference", "VigilScoring", "VigilAudioIO", "VigilPipeline"],
+            swiftSettings: nativeFlags),
         .target(
             name: "VigilAnalysis",
             dependencies: ["VigilCore", "VigilEvents", "VigilDSP", "VigilDetectors"],
@@ -118,7 +120,8 @@ let package = Package(
             name: "VigilBench",
             dependencies: [
                 "VigilPipeline", "VigilCore", "VigilAnalysis", "VigilAudioIO", "VigilDSP", "VigilDetectors", "VigilEvents",
-                "VigilFrameIO", "VigilImaging", "VigilInference", "VigilTraining", "VigilReport", "VigilScoring", "VigilSynth", "VigilVision",
+                "VigilFrameIO", "VigilImaging", "VigilInference", "VigilTraining", "VigilReport", "VigilScoring", "VigilSynth",
+                "VigilVision",
             ],
             swiftSettings: nativeFlags),
 
@@ -225,7 +228,8 @@ let package = Package(
         .testTarget(
             name: "VigilCLITests",
             dependencies: [
-                "VigilAnalysis", "VigilAudioIO", "VigilInference", "VigilTraining", "VigilSynth", "VigilCore", "VigilDetectors", "VigilEvents",
+                "VigilAnalysis", "VigilAudioIO", "VigilInference", "VigilTraining", "VigilSynth", "VigilCore", "VigilDetectors",
+                "VigilEvents",
                 "VigilImaging", "VigilTestSupport",
             ]),
         .testTarget(

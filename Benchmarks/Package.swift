@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "AlarmBenchmarkSupport",
             dependencies: [
-                .product(name: "VigilPipeline", package: "Vigil"),
+                .product(name: "VigilPipeline", package: "Vigil")
             ]),
         .executableTarget(
             name: "AlarmDetectorBenchmarks",

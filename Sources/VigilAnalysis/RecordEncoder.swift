@@ -34,7 +34,11 @@ public enum RecordEncoder {
                 members.append(("clip", .object(JSONObject([("kind", "range"), ("start", rounded(start)), ("end", rounded(end))]))))
             case .clip(let id, let start, let end)?:
                 members.append(
-                    ("clip", .object(JSONObject([("kind", "clip"), ("id", .number(Double(id))), ("start", rounded(start)), ("end", rounded(end))]))))
+                    (
+                        "clip",
+                        .object(
+                            JSONObject([("kind", "clip"), ("id", .number(Double(id))), ("start", rounded(start)), ("end", rounded(end))]))
+                    ))
             case .snapshot(let time, let index)?:
                 members.append(("snapshot", .object(JSONObject([("index", .number(Double(index))), ("time", rounded(time))]))))
             case nil:
@@ -128,7 +132,9 @@ public enum RecordEncoder {
         var rows: [[String]] = [["FILE", "TRIGGER", "START", "END", "DETECTED", "CONF", "ZONE", "MEDIA"]]
         var suppressed: [[String]] = [["FILE", "TRIGGER", "TIME", "ZONE", "COUNT", "RULE", "REASON"]]
         var notes: [String] = []
-        func number(_ r: JSONValue, _ key: String, _ places: Int = 3) -> String { r[key]?.doubleValue.map { fixed($0, places: places) } ?? "" }
+        func number(_ r: JSONValue, _ key: String, _ places: Int = 3) -> String {
+            r[key]?.doubleValue.map { fixed($0, places: places) } ?? ""
+        }
         func zone(_ r: JSONValue) -> String { r["zone"]?.intValue.map(String.init) ?? "-" }
         for r in records {
             let file = r["file"]?.stringValue ?? ""
@@ -182,7 +188,8 @@ public enum RecordEncoder {
         let columns = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        let numeric: Set<Int> = rows.first == ["FILE", "TRIGGER", "START", "END", "DETECTED", "CONF", "ZONE", "MEDIA"] ? [2, 3, 4, 5] : [2, 4]
+        let numeric: Set<Int> =
+            rows.first == ["FILE", "TRIGGER", "START", "END", "DETECTED", "CONF", "ZONE", "MEDIA"] ? [2, 3, 4, 5] : [2, 4]
         return rows.map { row in
             row.enumerated().map { i, cell in
                 let pad = String(repeating: " ", count: widths[i] - cell.count)

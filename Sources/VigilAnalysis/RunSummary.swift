@@ -142,7 +142,8 @@ public struct RunSummary: Sendable, Hashable {
         let triggers = eventsByTrigger.keys.sorted()
         var out = (["file", "status", "mediaSeconds", "events"] + triggers).joined(separator: "\t") + "\n"
         for r in recordings {
-            let cells = [r.file, r.failed ? "failed" : "ok", RecordEncoder.fixed(r.mediaSeconds), String(r.eventCount)]
+            let cells =
+                [r.file, r.failed ? "failed" : "ok", RecordEncoder.fixed(r.mediaSeconds), String(r.eventCount)]
                 + triggers.map { String(r.events[$0] ?? 0) }
             out += cells.joined(separator: "\t") + "\n"
         }

@@ -230,8 +230,11 @@ public final class AudioFileReader {
         let major = Int(format) & Int(SF_FORMAT_TYPEMASK)
         let sub = Int(format) & Int(SF_FORMAT_SUBMASK)
         return major == Int(SF_FORMAT_OGG) || major == Int(SF_FORMAT_MPEG)
-            || [Int(SF_FORMAT_VORBIS), Int(SF_FORMAT_OPUS), Int(SF_FORMAT_MPEG_LAYER_I), Int(SF_FORMAT_MPEG_LAYER_II), Int(SF_FORMAT_MPEG_LAYER_III)]
-                .contains(sub)
+            || [
+                Int(SF_FORMAT_VORBIS), Int(SF_FORMAT_OPUS), Int(SF_FORMAT_MPEG_LAYER_I), Int(SF_FORMAT_MPEG_LAYER_II),
+                Int(SF_FORMAT_MPEG_LAYER_III),
+            ]
+            .contains(sub)
     }
 
     /// For PCM WAV/AIFF: the frame count the header declares when it is larger than the file
@@ -240,8 +243,9 @@ public final class AudioFileReader {
     /// 0xFFFFFFFF in the length field; those mean "unknown length", not truncation.
     private static func headerDeclaredFrames(handle: OpaquePointer, info: SF_INFO) -> Int64? {
         let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
-        guard major == Int(SF_FORMAT_WAV) || major == Int(SF_FORMAT_AIFF) || major == Int(SF_FORMAT_WAVEX)
-            || major == Int(SF_FORMAT_RF64)
+        guard
+            major == Int(SF_FORMAT_WAV) || major == Int(SF_FORMAT_AIFF) || major == Int(SF_FORMAT_WAVEX)
+                || major == Int(SF_FORMAT_RF64)
         else { return nil }
         let bytesPerSample: Int
         switch Int(info.format) & Int(SF_FORMAT_SUBMASK) {
@@ -280,5 +284,5 @@ public final class AudioFileReader {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif

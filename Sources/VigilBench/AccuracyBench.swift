@@ -6,10 +6,10 @@ import VigilDetectors
 import VigilEvents
 import VigilImaging
 import VigilInference
-import VigilTraining
 import VigilPipeline
 import VigilReport
 import VigilScoring
+import VigilTraining
 
 /// `vigil bench accuracy`: runs the detectors on labeled recordings (or reads a detection file)
 /// and scores them against the references (sed_eval-compatible event- and segment-based scores,
@@ -79,7 +79,9 @@ package struct AccuracyBench {
         var confirmation: [ScoredEvent: Double] = [:]
         let missingFiles = Set(reference.map(\.file)).subtracting(recordings.map(\.displayName)).sorted()
         if missingFiles.count == 1 || (verbose && !missingFiles.isEmpty) {
-            for missing in missingFiles { messages("warning: \(labels): \(missing) has references but is not in \(audioDirectory); left out") }
+            for missing in missingFiles {
+                messages("warning: \(labels): \(missing) has references but is not in \(audioDirectory); left out")
+            }
         } else if !missingFiles.isEmpty {
             messages(
                 "warning: \(labels): \(missingFiles.count) files have references but are not in \(audioDirectory); left out "
@@ -153,7 +155,13 @@ package struct AccuracyBench {
                     object["shippedModelTrainingData"] = .object(
                         JSONObject(
                             trainingOverlap.map {
-                                ($0.label, .object(["scoredTrainingFiles": .number(Double($0.files)), "heldOutEventF1": $0.heldOutF1.map { .number($0) } ?? .null]))
+                                (
+                                    $0.label,
+                                    .object([
+                                        "scoredTrainingFiles": .number(Double($0.files)),
+                                        "heldOutEventF1": $0.heldOutF1.map { .number($0) } ?? .null,
+                                    ])
+                                )
                             }))
                 }
                 value = .object(object)
@@ -198,7 +206,9 @@ package struct AccuracyBench {
         package func text(scoredFiles: Int) -> String {
             "\(label): \(files) of the \(scoredFiles) scored files are training data of the shipped \(label) model, so its scores here "
                 + "are optimistic"
-                + (heldOutF1.map { "; on files held out from its training its event F1 is \(DecimalText.fixed($0, places: 3)) (Models/\(label).md)" } ?? "")
+                + (heldOutF1.map {
+                    "; on files held out from its training its event F1 is \(DecimalText.fixed($0, places: 3)) (Models/\(label).md)"
+                } ?? "")
                 + ". For a fair figure score only the held-out files, or give --model \(label)=FILE trained without these files."
         }
     }
@@ -228,7 +238,8 @@ package struct AccuracyBench {
             if overlap > 0 {
                 out.append(
                     TrainingOverlap(
-                        label: trigger.rawValue, files: overlap, heldOutF1: model.training["validation"]?["eventF1Collar0.5s"]?.doubleValue))
+                        label: trigger.rawValue, files: overlap, heldOutF1: model.training["validation"]?["eventF1Collar0.5s"]?.doubleValue)
+                )
             }
         }
         return out

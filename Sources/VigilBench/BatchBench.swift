@@ -43,7 +43,8 @@ package struct BatchBench {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             for k in 0..<count {
                 try SpeedScene.write(
-                    to: dir.appendingPathComponent(String(format: "rec%03d.wav", k)).path, sampleRate: 44_100, minutes: max(1, seconds / 60))
+                    to: dir.appendingPathComponent(String(format: "rec%03d.wav", k)).path, sampleRate: 44_100, minutes: max(1, seconds / 60)
+                )
             }
             inputDirectory = dir.path
         }
@@ -85,12 +86,15 @@ package struct BatchBench {
                 ]))
             output(value.serialized(.pretty) + "\n")
         } else {
-            output("\(recordings.count) recordings, \(DecimalText.fixed(media / 60, places: 1)) min of media; best of \(runs) runs; \(availableCores) cores\n")
+            output(
+                "\(recordings.count) recordings, \(DecimalText.fixed(media / 60, places: 1)) min of media; best of \(runs) runs; \(availableCores) cores\n"
+            )
             output("JOBS  SECONDS  RECORDINGS/S  X REAL TIME\n")
             for (j, t) in [(1, one), (jobs, many)] {
                 output(
                     String(j).leftPad(4) + "  " + DecimalText.fixed(t, places: 2).leftPad(7) + "  "
-                        + DecimalText.fixed(Double(recordings.count) / t, places: 1).leftPad(12) + "  " + DecimalText.fixed(media / t, places: 0).leftPad(11)
+                        + DecimalText.fixed(Double(recordings.count) / t, places: 1).leftPad(12) + "  "
+                        + DecimalText.fixed(media / t, places: 0).leftPad(11)
                         + "\n")
             }
             output("speed-up with \(jobs) jobs: \(DecimalText.fixed(speedup, places: 2))x\n")

@@ -45,7 +45,8 @@ package struct KernelBench {
             results.append(("pointInPolygonPointsPerSecond", .number(Self.pipPointsPerSecond(runs: runs, seconds: seconds).rounded())))
         }
         var motion: [(String, JSONValue)] = []
-        for (kernel, w, h) in [(Kernel.motion640, 640, 360), (.motion1280, 1280, 720), (.motion1920, 1920, 1080)] where kernels.contains(kernel) {
+        for (kernel, w, h) in [(Kernel.motion640, 640, 360), (.motion1280, 1280, 720), (.motion1920, 1920, 1080)]
+        where kernels.contains(kernel) {
             motion.append(("\(w)x\(h)", .number(Self.motionFramesPerSecond(width: w, height: h, runs: runs, seconds: seconds).rounded())))
         }
         if !motion.isEmpty { results.append(("motionFramesPerSecond", .object(JSONObject(motion)))) }

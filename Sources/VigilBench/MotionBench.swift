@@ -129,7 +129,8 @@ package enum MotionBench {
                         path: truthPath, reason: "\(truth.width)x\(truth.height), but the video is \(luma.width)x\(luma.height)")
                 }
                 if let roi, roi.width != luma.width || roi.height != luma.height {
-                    throw SequenceError(path: file("ROI.png"), reason: "\(roi.width)x\(roi.height), but the video is \(luma.width)x\(luma.height)")
+                    throw SequenceError(
+                        path: file("ROI.png"), reason: "\(roi.width)x\(roi.height), but the video is \(luma.width)x\(luma.height)")
                 }
                 counts.add(detected: mask, groundTruth: truth.pixels, roi: roi?.pixels)
                 zones.add(detected: mask, groundTruth: truth.pixels, roi: roi?.pixels, width: luma.width, height: luma.height)
@@ -139,7 +140,8 @@ package enum MotionBench {
             throw SequenceError(path: file("input.mp4"), reason: error.description)
         }
         guard frames > last else {
-            throw SequenceError(path: file("input.mp4"), reason: "\(frames) frames decoded, but sequence.json scores frames \(first)-\(last)")
+            throw SequenceError(
+                path: file("input.mp4"), reason: "\(frames) frames decoded, but sequence.json scores frames \(first)-\(last)")
         }
         return SequenceResult(name: name, frames: frames, scoredFrames: scored, counts: counts, zones: zones, cpuSeconds: cpu)
     }
@@ -196,7 +198,8 @@ package enum MotionBench {
         let widths = header.indices.map { c in rows.map { $0[c].count }.max()! }
         return rows.map { row in
             row.enumerated().map { c, cell in
-                c == 0 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                c == 0
+                    ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[c] - cell.count) + cell
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"

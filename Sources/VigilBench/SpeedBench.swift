@@ -47,7 +47,9 @@ package struct SpeedBench {
         var info: [String] = []
         for p in paths {
             let r = try AudioFileReader(path: p, blockFrames: 1)
-            info.append("\(p): \(r.sampleRate) Hz, \(r.channelCount) ch, \(DecimalText.fixed(r.declaredDuration, places: 1)) s, \(r.formatDescription)")
+            info.append(
+                "\(p): \(r.sampleRate) Hz, \(r.channelCount) ch, \(DecimalText.fixed(r.declaredDuration, places: 1)) s, \(r.formatDescription)"
+            )
         }
         let media = try paths.reduce(0.0) { $0 + (try AudioFileReader(path: $1, blockFrames: 1).declaredDuration) }
         let available = DetectorRegistry.availableSoundTriggers
@@ -119,11 +121,14 @@ package struct SpeedBench {
             line("best of \(runs) runs; x real time = seconds of media analyzed per second of CPU time (all cores' CPU time added up)")
             line("and per second of wall time; one-core rows time this thread's CPU clock, so other load on the machine barely moves them")
             let width = rows.map(\.name.count).max() ?? 10
-            line("DETECTORS".padding(toLength: width, withPad: " ", startingAt: 0) + "  CORES  X REAL TIME PER CPU S  X REAL TIME PER WALL S")
+            line(
+                "DETECTORS".padding(toLength: width, withPad: " ", startingAt: 0) + "  CORES  X REAL TIME PER CPU S  X REAL TIME PER WALL S"
+            )
             for row in rows {
                 line(
                     row.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(row.cores).leftPad(5) + "  "
-                        + DecimalText.fixed(row.perCPUSecond, places: 0).leftPad(22) + "  " + DecimalText.fixed(row.perWallSecond, places: 0).leftPad(23))
+                        + DecimalText.fixed(row.perCPUSecond, places: 0).leftPad(22) + "  "
+                        + DecimalText.fixed(row.perWallSecond, places: 0).leftPad(23))
             }
             line("peak memory: \(peak / (1 << 20)) MiB")
         }

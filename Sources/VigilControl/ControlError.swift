@@ -46,7 +46,8 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A body larger than `limit` bytes: HTTP 413.
     public static func tooLarge(limit: Int) -> ControlError {
         ControlError(
-            status: "InvalidCommand", field: "", reason: "request body exceeds the \(limit)-byte limit (raise it with vigil live --max-body-size)",
+            status: "InvalidCommand", field: "",
+            reason: "request body exceeds the \(limit)-byte limit (raise it with vigil live --max-body-size)",
             httpStatus: 413)
     }
 

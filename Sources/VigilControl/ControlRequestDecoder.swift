@@ -18,9 +18,10 @@ public enum ControlRequestDecoder {
         guard !body.isEmpty else { throw .invalidCommand(field: "", "empty request body, expected JSON") }
         do {
             return try JSONValue.parse(body, maxDepth: maxDepth)
-        } catch where error.kind == .nestingTooDeep(limit: maxDepth) {
+        } catch  where error.kind == .nestingTooDeep(limit: maxDepth) {
             throw .invalidCommand(
-                field: "", "invalid JSON: line \(error.line), column \(error.column): nesting deeper than \(maxDepth) levels "
+                field: "",
+                "invalid JSON: line \(error.line), column \(error.column): nesting deeper than \(maxDepth) levels "
                     + "(raise it with vigil live --max-body-depth)")
         } catch {
             throw .invalidCommand(field: "", "invalid JSON: \(error.description)")
@@ -54,11 +55,16 @@ public enum ControlRequestDecoder {
         }
         var use: [ZoneUse] = []
         for element in useValue.arrayValue ?? [useValue] {
-            if let text = element.stringValue { use.append(ZoneUse(wireName: text)) } else if let n = element.intValue { use.append(ZoneUse(matterValue: n)) }
+            if let text = element.stringValue {
+                use.append(ZoneUse(wireName: text))
+            } else if let n = element.intValue {
+                use.append(ZoneUse(matterValue: n))
+            }
         }
         var vertices: [TwoDCartesianVertex] = []
         for element in vertexList {
-            guard let x = element["x"]?.intValue, let y = element["y"]?.intValue, let ux = UInt16(exactly: x), let uy = UInt16(exactly: y) else {
+            guard let x = element["x"]?.intValue, let y = element["y"]?.intValue, let ux = UInt16(exactly: x), let uy = UInt16(exactly: y)
+            else {
                 throw .invalidCommand(field: "vertices", "expected {x, y} integer vertices")
             }
             vertices.append(TwoDCartesianVertex(x: ux, y: uy))
@@ -85,7 +91,9 @@ public enum ControlRequestDecoder {
     /// (`triggerOptions` key by key; `null` clears an optional), validated like a device file's
     /// `transport` against the current zones.
     public static func transport(_ body: JSONValue, device: Device) throws(ControlError) -> Transport {
-        guard let object = body.objectValue else { throw .invalidCommand(field: "", "expected a transport object, got \(body.kindDescription)") }
+        guard let object = body.objectValue else {
+            throw .invalidCommand(field: "", "expected a transport object, got \(body.kindDescription)")
+        }
         var merged = device.jsonValue["transport"]?.objectValue ?? JSONObject()
         for member in object {
             if member.key == "triggerOptions", let options = member.value.objectValue, var current = merged["triggerOptions"]?.objectValue {
@@ -107,7 +115,9 @@ public enum ControlRequestDecoder {
     /// The audio settings after a `PUT /audio` body (`microphoneMuted`, `recordingMicrophoneMuted`;
     /// keys left out keep their value).
     public static func audio(_ body: JSONValue, device: Device) throws(ControlError) -> AudioSettings {
-        guard let object = body.objectValue else { throw .invalidCommand(field: "", "expected an audio object, got \(body.kindDescription)") }
+        guard let object = body.objectValue else {
+            throw .invalidCommand(field: "", "expected an audio object, got \(body.kindDescription)")
+        }
         var merged = device.jsonValue["audio"]?.objectValue ?? JSONObject()
         for member in object { merged[member.key] = member.value }
         let report = DeviceFile.decode(json: ["name": "request", "audio": .object(merged)])
@@ -126,19 +136,30 @@ public enum ControlRequestDecoder {
         var result: [EventTriggerEnablement] = []
         for (index, element) in list.enumerated() {
             let path = "[\(index)]"
-            guard let object = element.objectValue else { throw .invalidCommand(field: path, "expected an object, got \(element.kindDescription)") }
+            guard let object = element.objectValue else {
+                throw .invalidCommand(field: path, "expected an object, got \(element.kindDescription)")
+            }
             for key in object.keys where key != "eventTriggerType" && key != "enablementStatus" {
                 throw .invalidCommand(field: "\(path).\(key)", "unknown key")
             }
-            guard let typeValue = object["eventTriggerType"] else { throw .invalidCommand(field: "\(path).eventTriggerType", "missing required key") }
-            guard let statusValue = object["enablementStatus"] else { throw .invalidCommand(field: "\(path).enablementStatus", "missing required key") }
-            guard let typeName = typeValue.stringValue else { throw .invalidCommand(field: "\(path).eventTriggerType", "expected a trigger name") }
+            guard let typeValue = object["eventTriggerType"] else {
+                throw .invalidCommand(field: "\(path).eventTriggerType", "missing required key")
+            }
+            guard let statusValue = object["enablementStatus"] else {
+                throw .invalidCommand(field: "\(path).enablementStatus", "missing required key")
+            }
+            guard let typeName = typeValue.stringValue else {
+                throw .invalidCommand(field: "\(path).eventTriggerType", "expected a trigger name")
+            }
             guard let trigger = EventTriggerType(rawValue: typeName) else {
                 throw ControlError(
-                    status: MatterStatus.constraintError.rawValue, field: "\(path).eventTriggerType", reason: "unknown trigger \"\(typeName)\"",
+                    status: MatterStatus.constraintError.rawValue, field: "\(path).eventTriggerType",
+                    reason: "unknown trigger \"\(typeName)\"",
                     httpStatus: 422)
             }
-            guard let statusName = statusValue.stringValue else { throw .invalidCommand(field: "\(path).enablementStatus", "expected \"enabled\" or \"disabled\"") }
+            guard let statusName = statusValue.stringValue else {
+                throw .invalidCommand(field: "\(path).enablementStatus", "expected \"enabled\" or \"disabled\"")
+            }
             guard let status = EventTriggerEnablement.Status(rawValue: statusName) else {
                 throw ControlError(
                     status: MatterStatus.constraintError.rawValue, field: "\(path).enablementStatus",
@@ -165,7 +186,9 @@ public enum ControlRequestDecoder {
             throw .invalidCommand(field: key, "unknown key")
         }
         if let value = object["selectedRecordingMode"] {
-            guard object["recordingMode"] == nil else { throw .invalidCommand(field: "recordingMode", "give selectedRecordingMode or recordingMode, not both") }
+            guard object["recordingMode"] == nil else {
+                throw .invalidCommand(field: "recordingMode", "give selectedRecordingMode or recordingMode, not both")
+            }
             guard case .number(let x) = value, let index = Int(exactly: x) else {
                 throw .invalidCommand(field: "selectedRecordingMode", "expected an integer index, got \(value.serialized())")
             }
@@ -174,7 +197,9 @@ public enum ControlRequestDecoder {
         guard let value = object["recordingMode"] else { throw .invalidCommand(field: "selectedRecordingMode", "missing required key") }
         guard let name = value.stringValue else { throw .invalidCommand(field: "recordingMode", "expected a mode name") }
         guard let mode = RecordingModeType(rawValue: name) else {
-            throw ControlError(status: MatterStatus.constraintError.rawValue, field: "recordingMode", reason: "unknown recording mode \"\(name)\"", httpStatus: 422)
+            throw ControlError(
+                status: MatterStatus.constraintError.rawValue, field: "recordingMode", reason: "unknown recording mode \"\(name)\"",
+                httpStatus: 422)
         }
         return .mode(mode)
     }

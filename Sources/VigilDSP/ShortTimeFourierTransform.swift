@@ -126,7 +126,7 @@ public final class ShortTimeFourierTransform {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

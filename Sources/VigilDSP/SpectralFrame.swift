@@ -26,7 +26,7 @@ public struct SpectralFrame {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

@@ -263,8 +263,10 @@ final class AlarmGroupMatcher {
         let previousBeep = shared(3 * (n - 2), 3 * (n - 2) + 2)
         let lastGap = shared(3 * n + 2 * (silences - 3), 3 * n + 2 * (silences - 3) + 1)
         let afterGap = shared(3 * n + 2 * (silences - 2), 3 * n + 2 * (silences - 2) + 1)
-        gateSegments = [lastBeep.start, lastBeep.end, previousBeep.start, previousBeep.end,
-            lastGap.start, lastGap.end, afterGap.start, afterGap.end]
+        gateSegments = [
+            lastBeep.start, lastBeep.end, previousBeep.start, previousBeep.end,
+            lastGap.start, lastGap.end, afterGap.start, afterGap.end,
+        ]
         gateOnScale = 1 / Float((lastBeep.start - lastBeep.end + previousBeep.start - previousBeep.end) * blockFrames)
         gateOffScale = 1 / Float((lastGap.start - lastGap.end + afterGap.start - afterGap.end) * blockFrames)
         oldestBack = oldest
@@ -421,7 +423,8 @@ final class AlarmGroupMatcher {
             // The gate: the last two beeps against the silences after them and against the
             // neighbouring bins.
             let on = load(gateOn, k)
-            let neighbours = load(gateOn, k - 5) + load(gateOn, k - 4) + load(gateOn, k - 3)
+            let neighbours =
+                load(gateOn, k - 5) + load(gateOn, k - 4) + load(gateOn, k - 3)
                 + load(gateOn, k + 3) + load(gateOn, k + 4) + load(gateOn, k + 5)
             guard any((on .> gate * load(gateOff, k)) .& (on .> gateProminence * neighbours)) else { continue }
             for t in 0..<templateCount {
@@ -626,7 +629,7 @@ final class AlarmGroupMatcher {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

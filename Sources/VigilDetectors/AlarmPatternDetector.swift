@@ -795,7 +795,9 @@ public final class AlarmPatternDetector: SpectralDetector {
         let span = Double(pattern.pulses + 1) * intervalLooseMax
         scratchBeeps.removeAll(keepingCapacity: true)
         for b in pooledBeeps where b.onset >= g0 - span && b.onset <= g0 + span {
-            guard abs(b.frequency - frequency) <= poolTolerance * frequency + binWidth || (poolsHarmonics && oddHarmonics(b.frequency, frequency))
+            guard
+                abs(b.frequency - frequency) <= poolTolerance * frequency + binWidth
+                    || (poolsHarmonics && oddHarmonics(b.frequency, frequency))
             else { continue }
             scratchBeeps.append(b)
         }
@@ -886,13 +888,15 @@ public final class AlarmPatternDetector: SpectralDetector {
             let d = first - chains[i].lastGroupOnset
             // Skipping a masked group needs strong groups on both sides: weak evidence and a
             // missing group together are too little.
-            let fits = (d >= cycleMin && d <= cycleMax)
+            let fits =
+                (d >= cycleMin && d <= cycleMax)
                 || (strong && chains[i].lastGroupStrong && d >= 2 * cycleMin && d <= 2 * cycleMax)
             if fits && (best < 0 || chains[i].count > chains[best].count) { best = i }
         }
         // A valid group of the same tone at a time that fits no cycle ends the chains it contradicts
         // (groups every 3 s are not a T4 pattern, even if every other one is 6 s apart).
-        for i in chains.indices where strong && !isFamily && !pooled && i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
+        for i in chains.indices
+        where strong && !isFamily && !pooled && i != best && !chains[i].finished && isCompatible(frequency, chains[i]) {
             let d = first - chains[i].lastGroupOnset
             if d > sameGroupWindow && d < 2 * cycleMax && !(d >= cycleMin && d <= cycleMax) && !(d >= 2 * cycleMin) {
                 chains[i].finished = true
@@ -918,8 +922,9 @@ public final class AlarmPatternDetector: SpectralDetector {
         if isFamily { return }
         if chains.count >= Self.chainCapacity {
             // Drop the oldest unconfirmed chain to make room.
-            guard let oldest = chains.indices.filter({ chains[$0].confirmedAt == nil })
-                .min(by: { chains[$0].lastGroupOnset < chains[$1].lastGroupOnset })
+            guard
+                let oldest = chains.indices.filter({ chains[$0].confirmedAt == nil })
+                    .min(by: { chains[$0].lastGroupOnset < chains[$1].lastGroupOnset })
             else { return }
             chains.remove(at: oldest)
         }
@@ -1050,7 +1055,7 @@ public final class AlarmPatternDetector: SpectralDetector {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

@@ -6,7 +6,9 @@ import VigilDSP
 public enum DetectorRegistry {
     /// Sound triggers this build can detect.
     public static var availableSoundTriggers: [EventTriggerType] {
-        EventTriggerType.allCases.filter { makeDetector(for: $0, configuration: .standard(sampleRate: 44_100), settings: DetectorSettings()) != nil }
+        EventTriggerType.allCases.filter {
+            makeDetector(for: $0, configuration: .standard(sampleRate: 44_100), settings: DetectorSettings()) != nil
+        }
     }
 
     /// Vision triggers this build can detect: `motion`, found by `VigilVision.MotionDetector`.
@@ -32,7 +34,8 @@ public enum DetectorRegistry {
             return AlarmPatternDetector.coAlarm(configuration: configuration, settings: settings)
         case .dogBark, .glassBreak, .personTalking:
             if let model = settings.models[trigger] {
-                return LearnedSoundDetector(trigger: trigger, model: model, configuration: configuration, sensitivity: settings.sensitivity(for: trigger))
+                return LearnedSoundDetector(
+                    trigger: trigger, model: model, configuration: configuration, sensitivity: settings.sensitivity(for: trigger))
             }
             return LearnedSoundDetector.shipped(
                 for: trigger, configuration: configuration, sensitivity: settings.sensitivity(for: trigger))

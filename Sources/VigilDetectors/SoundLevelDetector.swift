@@ -137,7 +137,7 @@ public final class SoundLevelDetector: SpectralDetector {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

@@ -163,7 +163,9 @@ struct DeviceFileReader {
     /// a problem at `path` otherwise (the list is then not read).
     mutating func withinZoneLimit(_ count: Int, at path: String) -> Bool {
         guard count > limits.maxZones else { return true }
-        problem(path, "\(count) entries, more than the limit of \(limits.maxZones) zones \(InputLimits.Limit.zones.raiseHint)", .resourceExhausted)
+        problem(
+            path, "\(count) entries, more than the limit of \(limits.maxZones) zones \(InputLimits.Limit.zones.raiseHint)",
+            .resourceExhausted)
         return false
     }
 
@@ -317,7 +319,10 @@ struct DeviceFileReader {
         guard let list = array(value, at: path) else { return nil }
         // Matter's fixed maximum (12): a longer list is refused before its elements are read.
         guard list.count <= TwoDCartesianZone.vertexCountRange.upperBound else {
-            problem(path, "\(list.count) vertices, expected \(TwoDCartesianZone.vertexCountRange.lowerBound)...\(TwoDCartesianZone.vertexCountRange.upperBound)", .constraintError)
+            problem(
+                path,
+                "\(list.count) vertices, expected \(TwoDCartesianZone.vertexCountRange.lowerBound)...\(TwoDCartesianZone.vertexCountRange.upperBound)",
+                .constraintError)
             return nil
         }
         var vertices: [TwoDCartesianVertex] = []
@@ -472,8 +477,9 @@ struct DeviceFileReader {
         guard problems.count == problemCount else { return defaults }
         let errors = RecordingModes.validationErrors(supported: supported, available: available, selected: selected)
         for error in errors { add(error, under: path) }
-        return (try? RecordingModes(
-            supportedRecordingModes: supported, availableRecordingModes: available, selectedRecordingMode: selected))
+        return
+            (try? RecordingModes(
+                supportedRecordingModes: supported, availableRecordingModes: available, selectedRecordingMode: selected))
             ?? defaults
     }
 
@@ -623,9 +629,12 @@ struct DeviceFileReader {
         if let value = object["nightVision"], let mode = choice(value, at: "video.nightVision", as: NightVision.self) {
             video.nightVision = mode
         }
-        if let read = nullable(object, "statusLightBrightness", at: "video", read: {
-            $0.choice($1, at: $2, as: StatusLightBrightness.self)
-        }) {
+        if let read = nullable(
+            object, "statusLightBrightness", at: "video",
+            read: {
+                $0.choice($1, at: $2, as: StatusLightBrightness.self)
+            })
+        {
             video.statusLightBrightness = read
         }
         if let read = nullable(object, "speakerVolumeLevel", at: "video", read: { $0.integer($1, at: $2, as: Int.self) }) {

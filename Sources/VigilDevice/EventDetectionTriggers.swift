@@ -28,7 +28,8 @@ public struct EventDetectionTriggers: Sendable, Hashable {
     }()
 
     /// Every trigger supported and enabled.
-    public static let all = EventDetectionTriggers(uncheckedSupported: Set(EventTriggerType.allCases), enabled: Set(EventTriggerType.allCases))
+    public static let all = EventDetectionTriggers(
+        uncheckedSupported: Set(EventTriggerType.allCases), enabled: Set(EventTriggerType.allCases))
 
     private init(uncheckedSupported: Set<EventTriggerType>, enabled: Set<EventTriggerType>) {
         self.supported = uncheckedSupported

@@ -289,7 +289,8 @@ public struct EventEngine: Sendable {
                 reason = "zone \(zone) trigger is blind after its stop at \(stoppedAt) s until \(until) s"
             } else {
                 rule = .motionTimeControlBlind
-                reason = "\(group.trigger.rawValue) \(Self.zoneText(group.zone)) (grouped by the motion time control) is blind after its stop at \(stoppedAt) s until \(until) s"
+                reason =
+                    "\(group.trigger.rawValue) \(Self.zoneText(group.zone)) (grouped by the motion time control) is blind after its stop at \(stoppedAt) s until \(until) s"
             }
             records.append(suppression(detection, rule: rule, reason: reason))
         case .started:
@@ -313,7 +314,8 @@ public struct EventEngine: Sendable {
     /// The event created by the started detection of `detection`'s activity, if it is still open.
     private func startedSlot(matching detection: Detection) -> Int? {
         var fallback: Int?
-        for slot in pending.indices where pending[slot].awaitingEnd && pending[slot].trigger == detection.trigger
+        for slot in pending.indices
+        where pending[slot].awaitingEnd && pending[slot].trigger == detection.trigger
             && pending[slot].detectedAt == detection.detectedAt
         {
             if pending[slot].start == detection.start { return slot }
@@ -480,7 +482,9 @@ public struct EventEngine: Sendable {
         }
         if let stop = clipTracker.scheduledStop, stop < time { closings.append((stop, .clipTracker)) }
         for event in pending {
-            if case .fixedLengthClip(_, _, let end) = event.media, end < time { closings.append((end, .fixedLengthClip(eventID: event.id))) }
+            if case .fixedLengthClip(_, _, let end) = event.media, end < time {
+                closings.append((end, .fixedLengthClip(eventID: event.id)))
+            }
         }
         var records: [EngineRecord] = []
         for (stop, closing) in Self.inStopOrder(closings) {

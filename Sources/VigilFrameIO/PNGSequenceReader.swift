@@ -1,5 +1,5 @@
-import VigilCore
 import Foundation
+import VigilCore
 import VigilImaging
 
 /// Reads a directory of PNG frames in order, one file at a time.
@@ -52,7 +52,7 @@ public struct PNGSequenceReader: FrameSource {
         let keyed = pngs.map { (name: $0, number: Self.lastNumber(in: $0)) }
         let sorted = keyed.sorted { a, b in
             switch (a.number, b.number) {
-            case let (x?, y?) where x.value != y.value: return x.value < y.value
+            case (let x?, let y?) where x.value != y.value: return x.value < y.value
             case (nil, _?): return false
             case (_?, nil): return true
             default: return a.name < b.name
@@ -102,7 +102,8 @@ public struct PNGSequenceReader: FrameSource {
         throw FrameSourceError(
             .unsupportedFormat, source: directory,
             reason: "the names \(first.name) ... \(last.name) are \(kind), not millisecond timestamps "
-                + "(as times they would be \(DecimalText.fixed(1000 / max(median, 1), places: 0)) frames/s); give --fps with the frame rate")
+                + "(as times they would be \(DecimalText.fixed(1000 / max(median, 1), places: 0)) frames/s); give --fps with the frame rate"
+        )
     }
 
     /// The last decimal number in a file name's stem, and whether it is an integer.

@@ -38,7 +38,8 @@ public struct Y4MHeader: Sendable, Hashable {
     public static func parse(_ line: String, source: String) throws(FrameSourceError) -> Y4MHeader {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.first == "YUV4MPEG2" else {
-            throw FrameSourceError(.unsupportedFormat, source: source, reason: "not a YUV4MPEG2 stream (header starts with \"\(line.prefix(12))\")")
+            throw FrameSourceError(
+                .unsupportedFormat, source: source, reason: "not a YUV4MPEG2 stream (header starts with \"\(line.prefix(12))\")")
         }
         var width: Int?, height: Int?
         var numerator = 25, denominator = 1
@@ -87,7 +88,8 @@ public struct Y4MHeader: Sendable, Hashable {
         default: break
         }
         if tag.hasPrefix("mono"), let depth = Int(tag.dropFirst(4)), (9...16).contains(depth) { return (.mono, depth, false) }
-        for (prefix, layout) in [("420p", YCbCrImage.Subsampling.yuv420), ("422p", .yuv422), ("444p", .yuv444)] where tag.hasPrefix(prefix) {
+        for (prefix, layout) in [("420p", YCbCrImage.Subsampling.yuv420), ("422p", .yuv422), ("444p", .yuv444)] where tag.hasPrefix(prefix)
+        {
             if let depth = Int(tag.dropFirst(4)), (9...16).contains(depth) { return (layout, depth, false) }
         }
         throw FrameSourceError(.unsupportedFormat, source: source, reason: "unsupported colour space C\(tag)")

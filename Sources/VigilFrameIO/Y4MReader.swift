@@ -107,7 +107,9 @@ public struct Y4MReader<Source: ByteReader>: FrameSource {
 
     private mutating func fill() throws(FrameSourceError) {
         if start > 0 {
-            if end > start { buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: end - start) } }
+            if end > start {
+                buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: end - start) }
+            }
             end -= start
             start = 0
         }

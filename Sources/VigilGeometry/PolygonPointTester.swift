@@ -1,4 +1,3 @@
-
 /// Batched even-odd point-in-polygon tests for zone anchors and benchmarks, in `SIMD8<Float>`.
 ///
 /// Built from a ``PreparedPolygon`` and evaluating exactly its `Float` expressions

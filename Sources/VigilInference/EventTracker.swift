@@ -1,9 +1,9 @@
 import VigilCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// How a detector turns decision probabilities into events.

@@ -1,9 +1,9 @@
 import VigilDSP
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Triangular mel filter bank over an STFT power spectrum (HTK mel scale).

@@ -58,13 +58,16 @@ public enum ModelReplacement {
         if let version = json["featureSpec"]?["version"]?.intValue, version != FeatureSpec.current.version {
             throw ModelLoadFailure(
                 argument: argument, path: path,
-                reason: "made for sound features v\(version), this build computes v\(FeatureSpec.current.version) (train it again with this build's vigil train)")
+                reason:
+                    "made for sound features v\(version), this build computes v\(FeatureSpec.current.version) (train it again with this build's vigil train)"
+            )
         }
         let model: SoundModel
         do {
             model = try SoundModel(json: json)
         } catch {
-            throw ModelLoadFailure(argument: argument, path: path, reason: "not a usable model: \((error as? SoundModelError)?.message ?? "\(error)")")
+            throw ModelLoadFailure(
+                argument: argument, path: path, reason: "not a usable model: \((error as? SoundModelError)?.message ?? "\(error)")")
         }
         guard model.label == trigger.rawValue else {
             throw ModelLoadFailure(argument: argument, path: path, reason: "is a \(model.label) model, not a \(trigger.rawValue) model")

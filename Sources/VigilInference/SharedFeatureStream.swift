@@ -1,9 +1,9 @@
 import VigilDSP
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// One ``SoundFeatureExtractor`` shared by every learned detector on the same STFT stream, so

@@ -2,9 +2,9 @@ import VigilCore
 import VigilDSP
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The feature definition shared by the extractor and every model file. A model whose
@@ -70,9 +70,10 @@ public struct FeatureSpec: Sendable, Hashable {
 
     /// Names of the decision vector's components (for model cards and debugging).
     public var componentNames: [String] {
-        let frame = (0..<melBands).map { "rel\($0)" } + [
-            "level", "flux", "lowFlux", "centroid", "flatness", "harmonicity", "hfRatio", "lfRatio", "speechRatio",
-        ]
+        let frame =
+            (0..<melBands).map { "rel\($0)" } + [
+                "level", "flux", "lowFlux", "centroid", "flatness", "harmonicity", "hfRatio", "lfRatio", "speechRatio",
+            ]
         return frame.map { "mean." + $0 } + frame.map { "std." + $0 } + frame.map { "short." + $0 }
             + ["max.level", "max.flux", "max.lowFlux", "max.harmonicity", "max.hfRatio", "max.meanRel", "mod4Hz"]
             + (0..<melBands).map { "shape\($0)" }

@@ -184,7 +184,9 @@ public struct SoundModel: Sendable, Hashable {
         decision.splitPauseSeconds = d["splitPauseSeconds"]?.doubleValue
         if let v = d["splitActivity"]?.doubleValue { decision.splitActivity = v }
         if let bout = d["boutSeconds"]?.doubleValue {
-            guard bout.isFinite, bout > 0 else { throw SoundModelError("decision.boutSeconds: \(bout) is not a positive number of seconds") }
+            guard bout.isFinite, bout > 0 else {
+                throw SoundModelError("decision.boutSeconds: \(bout) is not a positive number of seconds")
+            }
             guard let b = d["boutThreshold"]?.doubleValue, b > 0, b < 1 else {
                 throw SoundModelError("decision.boutThreshold: missing or not a probability strictly between 0 and 1")
             }

@@ -80,9 +80,14 @@ public struct LatencyReport: Sendable, Hashable {
         ]
         let triggers = Set(samples.map(\.trigger)).sorted()
         members.append(
-            ("byTrigger", .object(JSONObject(triggers.map { trigger in
-                (trigger, .object(JSONObject(figures(samples.filter { $0.trigger == trigger }))))
-            }))))
+            (
+                "byTrigger",
+                .object(
+                    JSONObject(
+                        triggers.map { trigger in
+                            (trigger, .object(JSONObject(figures(samples.filter { $0.trigger == trigger }))))
+                        }))
+            ))
         return .object(JSONObject(members))
     }
 }

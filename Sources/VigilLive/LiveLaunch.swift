@@ -63,7 +63,8 @@ public struct LiveLaunch: Sendable {
         guard (1...InputLimits.maxJSONDepthCeiling).contains(maxBodyDepth) else {
             return "--max-body-depth must be 1...\(InputLimits.maxJSONDepthCeiling)"
         }
-        for (name, value) in [("--request-timeout", requestTimeout), ("--idle-timeout", idleTimeout)] where !(value > 0 && value <= 86_400) {
+        for (name, value) in [("--request-timeout", requestTimeout), ("--idle-timeout", idleTimeout)] where !(value > 0 && value <= 86_400)
+        {
             return "\(name) must be a number of seconds in (0, 86400]"
         }
         guard maxClients >= 1 else { return "--max-clients must be at least 1" }
@@ -87,13 +88,16 @@ public struct LiveLaunch: Sendable {
     ) throws(LiveLaunchFailure) -> LiveService {
         let (host, port) = LiveServerConfiguration.parseListen(listen) ?? ("127.0.0.1", LiveServerConfiguration.defaultPort)
         let token: String?
-        do { token = try tokenFile.map(LiveServerConfiguration.token(fromFile:)) } catch { throw LiveLaunchFailure("--token-file \(error)") }
+        do { token = try tokenFile.map(LiveServerConfiguration.token(fromFile:)) } catch {
+            throw LiveLaunchFailure("--token-file \(error)")
+        }
         let configuration = LiveServerConfiguration(
             host: host, port: port, token: token, maxBodySize: maxBodySize, maxBodyDepth: maxBodyDepth,
             requestTimeout: .milliseconds(Int64(requestTimeout * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             maxStreamClients: maxClients)
         if !configuration.isLoopback && token == nil {
-            throw LiveLaunchFailure("--listen \(listen) is not a loopback address: give --token-file so that control requests need a bearer token")
+            throw LiveLaunchFailure(
+                "--listen \(listen) is not a loopback address: give --token-file so that control requests need a bearer token")
         }
         let loadedDevice: LoadedDevice
         do { loadedDevice = try LoadedDevice.load(path: devicePath, limits: limits) } catch { throw LiveLaunchFailure("\(error)") }
@@ -119,7 +123,8 @@ public struct LiveLaunch: Sendable {
                     sampleRate: $0.sampleRate, sourceName: $0.name, device: controller, settings: settings, explain: explain, hub: hub,
                     metrics: metrics, sinks: sinks)
             }
-            ?? LiveSession(videoSourceName: mediaSource.name, device: controller, explain: explain, hub: hub, metrics: metrics, sinks: sinks)
+            ?? LiveSession(
+                videoSourceName: mediaSource.name, device: controller, explain: explain, hub: hub, metrics: metrics, sinks: sinks)
         let runner = LiveRunner(
             session: session, source: mediaSource,
             options: LiveRunner.Options(

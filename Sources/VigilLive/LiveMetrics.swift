@@ -46,7 +46,9 @@ public final class LiveMetrics: Sendable {
         let factory = PrometheusMetricsFactory(registry: registry)
         self.factory = factory
         clientGauges = Dictionary(
-            uniqueKeysWithValues: Self.transports.map { ($0, Gauge(label: "vigil_live_clients", dimensions: [("transport", $0)], factory: factory)) })
+            uniqueKeysWithValues: Self.transports.map {
+                ($0, Gauge(label: "vigil_live_clients", dimensions: [("transport", $0)], factory: factory))
+            })
         clientCounters = Dictionary(
             uniqueKeysWithValues: Self.transports.map {
                 ($0, Counter(label: "vigil_live_clients_total", dimensions: [("transport", $0)], factory: factory))
@@ -161,7 +163,9 @@ public final class LiveMetrics: Sendable {
     public func prometheusText() -> String { registry.emitToString() }
 
     /// The counter of `name{dimension="value"}`, made on first use (call with the lock held).
-    private func counter(_ counters: inout [String: CoreMetrics.Counter], _ value: String, _ name: String, _ dimension: String) -> CoreMetrics.Counter {
+    private func counter(_ counters: inout [String: CoreMetrics.Counter], _ value: String, _ name: String, _ dimension: String)
+        -> CoreMetrics.Counter
+    {
         if let existing = counters[value] { return existing }
         let made = Counter(label: name, dimensions: [(dimension, value)], factory: factory)
         counters[value] = made

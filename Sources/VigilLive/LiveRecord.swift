@@ -18,7 +18,9 @@ public struct LiveRecord: Sendable, Hashable {
     public var line: String
 
     /// Creates a record.
-    public init(sequence: UInt64, type: String, trigger: EventTriggerType? = nil, emittedAt: Double, detectedAt: Double? = nil, line: String) {
+    public init(
+        sequence: UInt64, type: String, trigger: EventTriggerType? = nil, emittedAt: Double, detectedAt: Double? = nil, line: String
+    ) {
         self.sequence = sequence
         self.type = type
         self.trigger = trigger

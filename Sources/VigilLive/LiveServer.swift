@@ -142,9 +142,12 @@ public struct LiveServer: Sendable {
         let router = Router(context: Context.self)
         let hub = session.hub
         let configuration = self.configuration
-        router.ws("/events", shouldUpgrade: { _, _ in
-            hub.subscriberCount >= configuration.maxStreamClients ? .dontUpgrade : .upgrade([:])
-        }) { inbound, outbound, context in
+        router.ws(
+            "/events",
+            shouldUpgrade: { _, _ in
+                hub.subscriberCount >= configuration.maxStreamClients ? .dontUpgrade : .upgrade([:])
+            }
+        ) { inbound, outbound, context in
             let after = context.request.uri.queryParameters.get("after").flatMap { UInt64($0) }
             let subscription = hub.subscribe(kind: "websocket", after: after)
             defer { subscription.cancel() }

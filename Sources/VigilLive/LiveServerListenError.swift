@@ -23,8 +23,11 @@ public struct LiveServerListenError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         switch errno {
-        case EADDRINUSE: return "cannot listen on \(address): the port is in use (choose another with --listen HOST:PORT, or port 0 for any free port)"
-        case EACCES: return "cannot listen on \(address): no permission for that port (ports below 1024 need privileges; choose another with --listen)"
+        case EADDRINUSE:
+            return "cannot listen on \(address): the port is in use (choose another with --listen HOST:PORT, or port 0 for any free port)"
+        case EACCES:
+            return
+                "cannot listen on \(address): no permission for that port (ports below 1024 need privileges; choose another with --listen)"
         case EADDRNOTAVAIL: return "cannot listen on \(address): the address is not one of this machine's (choose another with --listen)"
         default: return "cannot listen on \(address): \(String(cString: strerror(errno))) (\(underlying))"
         }

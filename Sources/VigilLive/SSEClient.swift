@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A minimal blocking Server-Sent Events client over a plain TCP socket (HTTP/1.1, chunked or
@@ -68,7 +68,9 @@ public final class SSEClient: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw SSEClientError(operation: "address", reason: "not an IPv4 address: \(host)") }
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            throw SSEClientError(operation: "address", reason: "not an IPv4 address: \(host)")
+        }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -94,7 +96,9 @@ public final class SSEClient: @unchecked Sendable {
                 let lines = head.split(separator: "\r\n")
                 let statusParts = lines.first?.split(separator: " ") ?? []
                 status = statusParts.count > 1 ? Int(statusParts[1]) ?? 0 : 0
-                chunked = lines.dropFirst().contains { $0.lowercased().hasPrefix("transfer-encoding:") && $0.lowercased().contains("chunked") }
+                chunked = lines.dropFirst().contains {
+                    $0.lowercased().hasPrefix("transfer-encoding:") && $0.lowercased().contains("chunked")
+                }
                 guard status == 200 else { throw SSEClientError(operation: "response", reason: String(lines.first ?? "")) }
                 setReceiveTimeout(streamTimeout)
                 return
@@ -214,9 +218,13 @@ public final class SSEClient: @unchecked Sendable {
                 var data: [String] = []
                 for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
                     if line.hasPrefix(":") { continue }
-                    if line.hasPrefix("id: ") { id = UInt64(line.dropFirst(4)) }
-                    else if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
-                    else if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
+                    if line.hasPrefix("id: ") {
+                        id = UInt64(line.dropFirst(4))
+                    } else if line.hasPrefix("event: ") {
+                        event = String(line.dropFirst(7))
+                    } else if line.hasPrefix("data: ") {
+                        data.append(String(line.dropFirst(6)))
+                    }
                 }
                 if data.isEmpty && id == nil {
                     i = 0

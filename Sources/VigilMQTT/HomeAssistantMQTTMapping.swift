@@ -28,11 +28,14 @@ public struct HomeAssistantMQTTMapping: Sendable, Hashable {
 
     /// A mapping for `device`: its name and its enabled triggers.
     public init(device: Device, topicPrefix: String = "vigil", discoveryPrefix: String = "homeassistant") {
-        self.init(cameraName: device.name, triggers: device.eventTriggers.enabled.sorted(), topicPrefix: topicPrefix, discoveryPrefix: discoveryPrefix)
+        self.init(
+            cameraName: device.name, triggers: device.eventTriggers.enabled.sorted(), topicPrefix: topicPrefix,
+            discoveryPrefix: discoveryPrefix)
     }
 
     /// A mapping for a camera named `cameraName` with binary sensors for `triggers`.
-    public init(cameraName: String, triggers: [EventTriggerType], topicPrefix: String = "vigil", discoveryPrefix: String = "homeassistant") {
+    public init(cameraName: String, triggers: [EventTriggerType], topicPrefix: String = "vigil", discoveryPrefix: String = "homeassistant")
+    {
         self.cameraName = cameraName
         cameraID = Self.topicSegment(cameraName)
         self.topicPrefix = Self.trimmedPrefix(topicPrefix)

@@ -99,7 +99,8 @@ public struct MQTTBrokerURL: Sendable, Hashable, CustomStringConvertible {
         var iterator = Array(text.utf8).makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next(), let low = iterator.next(), let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                guard let high = iterator.next(), let low = iterator.next(),
+                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
                 else { throw bad("bad percent escape in the user information") }
                 bytes.append(value)
             } else {

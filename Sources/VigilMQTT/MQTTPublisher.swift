@@ -54,21 +54,27 @@ public final class MQTTPublisher: Sendable {
             try check(mosquitto_username_pw_set(mosq, username, broker.password), .library, "cannot set the credentials")
         }
         if broker.usesTLS {
-            for file in [configuration.caFile, configuration.certificateFile, configuration.keyFile].compactMap({ $0 }) where access(file, R_OK) != 0 {
+            for file in [configuration.caFile, configuration.certificateFile, configuration.keyFile].compactMap({ $0 })
+            where access(file, R_OK) != 0 {
                 mosquitto_destroy(mosq)
                 opaque.release()
                 throw failure(.tls, "cannot read \(file): \(String(cString: strerror(errno)))")
             }
             if configuration.caFile == nil { _ = mosquitto_int_option(mosq, MOSQ_OPT_TLS_USE_OS_CERTS, 1) }
             try check(
-                mosquitto_tls_set(mosq, configuration.caFile, configuration.caFile == nil ? "/etc/ssl/certs" : nil, configuration.certificateFile, configuration.keyFile, nil),
+                mosquitto_tls_set(
+                    mosq, configuration.caFile, configuration.caFile == nil ? "/etc/ssl/certs" : nil, configuration.certificateFile,
+                    configuration.keyFile, nil),
                 .tls, "cannot set up TLS")
         }
         let offline = Array("offline".utf8)
-        try check(mosquitto_will_set(mosq, configuration.availabilityTopic, Int32(offline.count), offline, 1, true), .invalidMessage, "cannot set the will message")
+        try check(
+            mosquitto_will_set(mosq, configuration.availabilityTopic, Int32(offline.count), offline, 1, true), .invalidMessage,
+            "cannot set the will message")
         let delay = configuration.reconnectDelay
         try check(
-            mosquitto_reconnect_delay_set(mosq, UInt32(max(1, delay.minimum)), UInt32(max(delay.minimum, delay.maximum, 1)), true), .library,
+            mosquitto_reconnect_delay_set(mosq, UInt32(max(1, delay.minimum)), UInt32(max(delay.minimum, delay.maximum, 1)), true),
+            .library,
             "cannot set the reconnect delay")
         mosquitto_connect_callback_set(mosq, onConnect)
         mosquitto_disconnect_callback_set(mosq, onDisconnect)
@@ -212,7 +218,9 @@ final class PublisherCore: @unchecked Sendable {
         if dropped {
             let count = state.withLock { $0.droppedSinceConnected }
             if count == 1 {
-                logger.warning("MQTT queue full (\(configuration.queueLimit) messages): dropping the oldest waiting messages", metadata: ["broker": "\(configuration.broker)"])
+                logger.warning(
+                    "MQTT queue full (\(configuration.queueLimit) messages): dropping the oldest waiting messages",
+                    metadata: ["broker": "\(configuration.broker)"])
             } else {
                 logger.debug("MQTT queue full: dropped a message", metadata: ["dropped": "\(count)"])
             }
@@ -233,7 +241,8 @@ final class PublisherCore: @unchecked Sendable {
         sendLock.withLock { _ in
             while true {
                 let next = state.withLock { state -> MQTTMessage? in
-                    guard state.status.connected, state.status.inFlight < configuration.maximumInFlight, state.waitingHead < state.waiting.count
+                    guard state.status.connected, state.status.inFlight < configuration.maximumInFlight,
+                        state.waitingHead < state.waiting.count
                     else { return nil }
                     let message = state.waiting[state.waitingHead]
                     state.waitingHead += 1
@@ -248,7 +257,8 @@ final class PublisherCore: @unchecked Sendable {
                     mosquitto_publish(client.pointer, &mid, message.topic, Int32(bytes.count), bytes.baseAddress, 1, message.retain)
                 }
                 // libmosquitto keeps a QoS 1 message it numbered even when the connection just dropped.
-                let accepted = status == MOSQ_ERR_SUCCESS.rawValue || status == MOSQ_ERR_NO_CONN.rawValue || status == MOSQ_ERR_CONN_LOST.rawValue
+                let accepted =
+                    status == MOSQ_ERR_SUCCESS.rawValue || status == MOSQ_ERR_NO_CONN.rawValue || status == MOSQ_ERR_CONN_LOST.rawValue
                 state.withLock { state in
                     if accepted {
                         if state.earlyAcknowledgements.remove(mid) != nil {
@@ -304,13 +314,16 @@ final class PublisherCore: @unchecked Sendable {
             }
             logger.info("MQTT connected", metadata: ["broker": "\(configuration.broker)"])
             if dropped > 0 {
-                logger.warning("MQTT: \(dropped) messages were dropped while the broker was unreachable (queue limit \(configuration.queueLimit))")
+                logger.warning(
+                    "MQTT: \(dropped) messages were dropped while the broker was unreachable (queue limit \(configuration.queueLimit))")
             }
             publishDirectly([MQTTMessage(topic: configuration.availabilityTopic, text: "online", retain: true)] + retained)
             pump()
         } else {
             let kind: MQTTError.Kind = code == 4 || code == 5 || code == 134 || code == 135 ? .notAuthorized : .refused
-            let error = MQTTError(kind, broker: configuration.broker.description, reason: "the broker refused the connection: \(String(cString: mosquitto_connack_string(code)))")
+            let error = MQTTError(
+                kind, broker: configuration.broker.description,
+                reason: "the broker refused the connection: \(String(cString: mosquitto_connack_string(code)))")
             state.withLock { $0.status.lastError = error }
             logger.error("\(error)")
         }
@@ -321,11 +334,14 @@ final class PublisherCore: @unchecked Sendable {
             let was = state.status.connected
             state.status.connected = false
             if code != 0 && state.status.lastError?.kind != .notAuthorized {
-                state.status.lastError = MQTTError(.unreachable, broker: configuration.broker.description, reason: "connection lost: \(MosquittoLibrary.text(code))")
+                state.status.lastError = MQTTError(
+                    .unreachable, broker: configuration.broker.description, reason: "connection lost: \(MosquittoLibrary.text(code))")
             }
             return was
         }
-        if wasConnected && code != 0 { logger.warning("MQTT connection lost; reconnecting", metadata: ["broker": "\(configuration.broker)"]) }
+        if wasConnected && code != 0 {
+            logger.warning("MQTT connection lost; reconnecting", metadata: ["broker": "\(configuration.broker)"])
+        }
     }
 
     func acknowledged(_ mid: Int32) {

@@ -85,7 +85,8 @@ public final class MediaContainerReader: MediaChunkSource {
         }
         var opened: OpenedInput
         do {
-            opened = try Self.open(input: input, memory: memory, name: name, options: options, interrupt: interrupt, opaque: interruptOpaque)
+            opened = try Self.open(
+                input: input, memory: memory, name: name, options: options, interrupt: interrupt, opaque: interruptOpaque)
         } catch {
             interruptOpaque.release()
             throw error
@@ -170,7 +171,9 @@ public final class MediaContainerReader: MediaChunkSource {
         input: String, memory: MemoryInput?, name: String, options: MediaReaderOptions, interrupt: InterruptState,
         opaque: Unmanaged<InterruptState>
     ) throws(MediaReadError) -> OpenedInput {
-        guard var format = avformat_alloc_context() else { throw MediaReadError(.unreadable, input: name, reason: "cannot allocate a format context") }
+        guard var format = avformat_alloc_context() else {
+            throw MediaReadError(.unreadable, input: name, reason: "cannot allocate a format context")
+        }
         format.pointee.interrupt_callback = AVIOInterruptCB(callback: interruptCallback, opaque: opaque.toOpaque())
         var customIO: UnsafeMutablePointer<AVIOContext>?
         var retainedMemory: Unmanaged<MemoryInput>?
@@ -225,7 +228,9 @@ public final class MediaContainerReader: MediaChunkSource {
             return error
         }
         status = avformat_find_stream_info(format, nil)
-        if status < 0 { throw closeAndThrow(interrupt.error(status, input: name, doing: "cannot read the stream parameters", isNetwork: isNetwork)) }
+        if status < 0 {
+            throw closeAndThrow(interrupt.error(status, input: name, doing: "cannot read the stream parameters", isNetwork: isNetwork))
+        }
         interrupt.disarm()
 
         var warnings: [MediaReaderWarning] = []
@@ -257,7 +262,8 @@ public final class MediaContainerReader: MediaChunkSource {
             throw closeAndThrow(error)
         }
         if audioDecoder == nil && videoDecoder == nil {
-            let wanted = [options.readsAudio ? "audio" : nil, options.readsVideo ? "video" : nil].compactMap { $0 }.joined(separator: " or ")
+            let wanted = [options.readsAudio ? "audio" : nil, options.readsVideo ? "video" : nil].compactMap { $0 }.joined(
+                separator: " or ")
             if undecodable.isEmpty { throw closeAndThrow(MediaReadError(.noStreams, input: name, reason: "no \(wanted) stream")) }
             throw closeAndThrow(MediaReadError(.unsupportedCodec, input: name, reason: undecodable.joined(separator: "; ")))
         }
@@ -278,7 +284,8 @@ public final class MediaContainerReader: MediaChunkSource {
             if rate <= 0 && options.audioSampleRate == nil {
                 decoder.free()
                 videoDecoder?.free()
-                throw closeAndThrow(MediaReadError(.decodeFailed, input: name, reason: "audio stream \(decoder.index) states no sample rate"))
+                throw closeAndThrow(
+                    MediaReadError(.decodeFailed, input: name, reason: "audio stream \(decoder.index) states no sample rate"))
             }
         }
         var videoInfo: MediaVideoStreamInfo?
@@ -355,7 +362,9 @@ public final class MediaContainerReader: MediaChunkSource {
             if declared - end > max(0.25, 0.02 * declared) {
                 throw MediaReadError(
                     .readFailed, input: inputName,
-                    reason: "the \(label) stream ends at \(Self.seconds(end)) s of the \(Self.seconds(declared)) s the file's index states: it is truncated")
+                    reason:
+                        "the \(label) stream ends at \(Self.seconds(end)) s of the \(Self.seconds(declared)) s the file's index states: it is truncated"
+                )
             }
         }
     }
@@ -401,7 +410,8 @@ public final class MediaContainerReader: MediaChunkSource {
         if decoder.consecutiveFailures > Self.maximumConsecutiveDecodeFailures {
             throw MediaReadError(
                 .decodeFailed, input: inputName,
-                reason: "\(label) stream \(decoder.index): \(decoder.consecutiveFailures) packets in a row cannot be decoded: \(libavErrorText(status))",
+                reason:
+                    "\(label) stream \(decoder.index): \(decoder.consecutiveFailures) packets in a row cannot be decoded: \(libavErrorText(status))",
                 code: status)
         }
     }
@@ -440,7 +450,9 @@ public final class MediaContainerReader: MediaChunkSource {
         }
         let capacity = Int(swr_get_out_samples(resampler, frame.pointee.nb_samples))
         guard capacity > 0 else { return }
-        let inputPlanes = UnsafeMutableRawPointer(frame.pointee.extended_data).map { $0.assumingMemoryBound(to: UnsafePointer<UInt8>?.self) }
+        let inputPlanes = UnsafeMutableRawPointer(frame.pointee.extended_data).map {
+            $0.assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+        }
         try convertAudio(capacity: capacity, input: inputPlanes, inputCount: frame.pointee.nb_samples)
     }
 
@@ -454,7 +466,9 @@ public final class MediaContainerReader: MediaChunkSource {
     }
 
     @discardableResult
-    private func convertAudio(capacity: Int, input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, inputCount: Int32) throws(MediaReadError) -> Int {
+    private func convertAudio(capacity: Int, input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, inputCount: Int32) throws(MediaReadError)
+        -> Int
+    {
         guard let info = audio else { return 0 }
         var samples = [Float](repeating: 0, count: capacity)
         let produced = samples.withUnsafeMutableBytes { raw -> Int32 in
@@ -462,7 +476,8 @@ public final class MediaContainerReader: MediaChunkSource {
             return swr_convert(resampler, &output, Int32(capacity), input, inputCount)
         }
         if produced < 0 {
-            throw MediaReadError(.decodeFailed, input: inputName, reason: "cannot resample the audio: \(libavErrorText(produced))", code: produced)
+            throw MediaReadError(
+                .decodeFailed, input: inputName, reason: "cannot resample the audio: \(libavErrorText(produced))", code: produced)
         }
         guard produced > 0 else { return 0 }
         samples.removeLast(capacity - Int(produced))
@@ -493,7 +508,8 @@ public final class MediaContainerReader: MediaChunkSource {
             swr_free(&resampler)
             throw MediaReadError(
                 .decodeFailed, input: inputName,
-                reason: "cannot resample audio of \(frame.pointee.sample_rate) Hz, \(frame.pointee.ch_layout.nb_channels) channels: \(libavErrorText(status))",
+                reason:
+                    "cannot resample audio of \(frame.pointee.sample_rate) Hz, \(frame.pointee.ch_layout.nb_channels) channels: \(libavErrorText(status))",
                 code: status)
         }
     }
@@ -516,7 +532,9 @@ public final class MediaContainerReader: MediaChunkSource {
                 }
             }
         } else {
-            scaler = sws_getCachedContext(scaler, Int32(width), Int32(height), pixelFormat, Int32(width), Int32(height), AV_PIX_FMT_GRAY8, SWS_BILINEAR, nil, nil, nil)
+            scaler = sws_getCachedContext(
+                scaler, Int32(width), Int32(height), pixelFormat, Int32(width), Int32(height), AV_PIX_FMT_GRAY8, SWS_BILINEAR, nil, nil, nil
+            )
             guard let scaler else {
                 let name = av_get_pix_fmt_name(pixelFormat).map { String(cString: $0) } ?? "\(frame.pointee.format)"
                 throw MediaReadError(.decodeFailed, input: inputName, reason: "cannot convert video pixel format \(name) to luma")
@@ -535,7 +553,9 @@ public final class MediaContainerReader: MediaChunkSource {
                 }
             }
             if status < 0 {
-                throw MediaReadError(.decodeFailed, input: inputName, reason: "cannot convert a video frame to luma: \(libavErrorText(status))", code: status)
+                throw MediaReadError(
+                    .decodeFailed, input: inputName, reason: "cannot convert a video frame to luma: \(libavErrorText(status))", code: status
+                )
             }
         }
         pending.append(.video(MediaLumaFrame(index: videoFramesHanded, time: frameTime, width: width, height: height, luma: luma)))
@@ -547,7 +567,8 @@ public final class MediaContainerReader: MediaChunkSource {
     static func carriesLumaPlane(_ format: AVPixelFormat) -> Bool {
         guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
         let flags = descriptor.pointee.flags
-        let excluded = UInt64(AV_PIX_FMT_FLAG_RGB) | UInt64(AV_PIX_FMT_FLAG_PAL) | UInt64(AV_PIX_FMT_FLAG_BITSTREAM) | UInt64(AV_PIX_FMT_FLAG_HWACCEL)
+        let excluded =
+            UInt64(AV_PIX_FMT_FLAG_RGB) | UInt64(AV_PIX_FMT_FLAG_PAL) | UInt64(AV_PIX_FMT_FLAG_BITSTREAM) | UInt64(AV_PIX_FMT_FLAG_HWACCEL)
         guard flags & excluded == 0, descriptor.pointee.nb_components >= 1 else { return false }
         let luma = descriptor.pointee.comp.0
         return luma.plane == 0 && luma.depth == 8 && luma.step == 1 && luma.offset == 0 && luma.shift == 0
@@ -566,7 +587,9 @@ final class StreamDecoder {
 
     struct OpenFailure: Error { var text: String }
 
-    init(stream: UnsafeMutablePointer<AVStream>, index: Int32, codec: UnsafePointer<AVCodec>, codecName: String, threads: Int) throws(OpenFailure) {
+    init(stream: UnsafeMutablePointer<AVStream>, index: Int32, codec: UnsafePointer<AVCodec>, codecName: String, threads: Int)
+        throws(OpenFailure)
+    {
         guard let context = avcodec_alloc_context3(codec) else { throw OpenFailure(text: "cannot allocate a decoder") }
         var status = avcodec_parameters_to_context(context, stream.pointee.codecpar)
         if status >= 0 {
@@ -626,7 +649,9 @@ final class InterruptState: Sendable {
     /// The typed error for libav status `status` after `doing` failed. For a local file or bytes in
     /// memory (`isNetwork` false), any failure but a missing or forbidden file is bad data.
     func error(_ status: Int32, input: String, doing: String, isNetwork: Bool = true) -> MediaReadError {
-        if cancelled.load(ordering: .relaxed) { return MediaReadError(.cancelled, input: input, reason: "\(doing): cancelled", code: status) }
+        if cancelled.load(ordering: .relaxed) {
+            return MediaReadError(.cancelled, input: input, reason: "\(doing): cancelled", code: status)
+        }
         if timedOut.load(ordering: .relaxed) || status == vigil_averror(ETIMEDOUT) {
             return MediaReadError(.timedOut, input: input, reason: "\(doing): timed out", code: status)
         }

@@ -16,6 +16,7 @@ public enum MediaInputName {
     public static func isNetworkURL(_ input: String) -> Bool {
         guard let schemeEnd = input.firstRange(of: "://") else { return false }
         let scheme = input[..<schemeEnd.lowerBound].lowercased()
-        return !scheme.isEmpty && scheme != "file" && scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." })
+        return !scheme.isEmpty && scheme != "file"
+            && scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." })
     }
 }

@@ -44,7 +44,9 @@ public struct MediaReaderOptions: Sendable, Hashable {
     public var problem: String? {
         if !readsAudio && !readsVideo { return "neither audio nor video is to be read" }
         if let rate = audioSampleRate, !(1...768_000).contains(rate) { return "audio sample rate \(rate) Hz is out of range 1...768000" }
-        if let fps = analysisFPS, !(fps.isFinite && fps > 0 && fps <= 1000) { return "analysis frame rate \(fps) is out of range (0, 1000]" }
+        if let fps = analysisFPS, !(fps.isFinite && fps > 0 && fps <= 1000) {
+            return "analysis frame rate \(fps) is out of range (0, 1000]"
+        }
         if decoderThreads < 0 || decoderThreads > 64 { return "decoder threads \(decoderThreads) is out of range 0...64" }
         if !(openTimeout.isFinite && openTimeout > 0) || !(readTimeout.isFinite && readTimeout > 0) { return "timeouts must be positive" }
         return nil

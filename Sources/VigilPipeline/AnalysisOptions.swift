@@ -25,7 +25,8 @@ public enum AnalysisOptions {
         var set: Set<EventTriggerType> = []
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             guard let trigger = EventTriggerType(rawValue: name) else {
-                throw ParseError(description: "'\(name)' is not a trigger (\(EventTriggerType.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw ParseError(
+                    description: "'\(name)' is not a trigger (\(EventTriggerType.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             guard DetectorRegistry.detectableTriggers.contains(trigger) else {
                 throw ParseError(

@@ -68,10 +68,13 @@ public struct BatchAnalysis: Sendable {
     public func run(_ recordings: [InputRecording], progress: ProgressBar, emit: @escaping @Sendable (FinishedRecording) -> Void) {
         if let outputDirectory { RecordingOutputWriter.removeStalePartials(under: outputDirectory) }
         let analyzer = RecordingAnalyzer(plan: plan, limits: limits, drawReport: outputDirectory != nil && drawReport)
-        orderedParallelForEach(recordings, jobs: jobs, emit: { _, result in
-            progress.itemDone(label: result.recording.displayName)
-            emit(result)
-        }) { recording in
+        orderedParallelForEach(
+            recordings, jobs: jobs,
+            emit: { _, result in
+                progress.itemDone(label: result.recording.displayName)
+                emit(result)
+            }
+        ) { recording in
             self.analyze(recording, with: analyzer, progress: progress)
         }
     }
@@ -83,7 +86,8 @@ public struct BatchAnalysis: Sendable {
             let done = RecordingOutputWriter.completed(for: recording, under: outputDirectory, fingerprint: fingerprint)
         {
             progress.add(mediaSeconds: done.summary.mediaSeconds, label: recording.displayName)
-            return FinishedRecording(recording: recording, records: done.records, summary: done.summary, fingerprint: fingerprint, resumed: true)
+            return FinishedRecording(
+                recording: recording, records: done.records, summary: done.summary, fingerprint: fingerprint, resumed: true)
         }
         if let outputDirectory { RecordingOutputWriter.removePreviousOutputs(for: recording, under: outputDirectory) }
         var reported = 0.0

@@ -41,8 +41,10 @@ public final class FFmpegFrameSource: VideoSource {
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
-                             "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
+        process.arguments = [
+            "-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
+            "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-",
+        ]
         let pipe = Pipe()
         errors = Pipe()
         process.standardOutput = pipe
@@ -84,7 +86,8 @@ public final class FFmpegFrameSource: VideoSource {
     private func decoderFailure() -> FrameSourceError? {
         process.waitUntilExit()
         guard process.terminationStatus != 0 else { return nil }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message =
+            String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
         return FrameSourceError(.decodeFailed, source: sourceName, reason: "ffmpeg: \(message)")
     }

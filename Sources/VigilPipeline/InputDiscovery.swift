@@ -72,7 +72,8 @@ public enum InputDiscovery {
             }
             for relative in found.sorted() {
                 recordings.append(
-                    InputRecording(path: (argument as NSString).appendingPathComponent(relative), displayName: relative, outputName: relative))
+                    InputRecording(
+                        path: (argument as NSString).appendingPathComponent(relative), displayName: relative, outputName: relative))
             }
         }
         return (recordings, problems)

@@ -39,7 +39,9 @@ public final class MotionDiagnosticsWriter {
         if let maskDirectory {
             var isDirectory: ObjCBool = false
             if files.fileExists(atPath: maskDirectory, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else { throw UnwritableError(path: maskDirectory, reason: "--motion-masks must be a directory") }
+                guard isDirectory.boolValue else {
+                    throw UnwritableError(path: maskDirectory, reason: "--motion-masks must be a directory")
+                }
             } else {
                 do {
                     try files.createDirectory(atPath: maskDirectory, withIntermediateDirectories: true)
@@ -57,7 +59,8 @@ public final class MotionDiagnosticsWriter {
                 throw UnwritableError(path: tracePath, reason: "--motion-trace is a directory, not a file")
             }
             let temporary = Self.temporaryPath(tracePath)
-            guard files.createFile(atPath: temporary, contents: Data(Self.traceHeader.utf8)), let handle = FileHandle(forWritingAtPath: temporary)
+            guard files.createFile(atPath: temporary, contents: Data(Self.traceHeader.utf8)),
+                let handle = FileHandle(forWritingAtPath: temporary)
             else {
                 throw UnwritableError(path: tracePath, reason: "cannot write the --motion-trace file: \(String(cString: strerror(errno)))")
             }
@@ -87,7 +90,8 @@ public final class MotionDiagnosticsWriter {
             for decision in result.decisions {
                 let zone = decision.zoneID.map(String.init) ?? "outside"
                 let fraction = decision.fraction.map { DecimalText.fixed($0, places: 5) } ?? ""
-                pending += "\(time)\t\(frameIndex)\t\(zone)\t\(fraction)\t\(decision.outcome.rawValue)\t\(decision.reason?.rawValue ?? "")\n"
+                pending +=
+                    "\(time)\t\(frameIndex)\t\(zone)\t\(fraction)\t\(decision.outcome.rawValue)\t\(decision.reason?.rawValue ?? "")\n"
             }
             if pending.utf8.count >= 1 << 16 { try flush() }
         }

@@ -90,20 +90,24 @@ public struct OfflineAnalysis {
         let run = AnalysisRun(sinks: try makeSinks(), messages: messages)
         run.report(problems)
         if recordings.isEmpty && problems.isEmpty {
-            messages("warning: no audio files found in \(inputs.joined(separator: ", "))\(shard.map { " (shard \($0.index)/\($0.count))" } ?? "")")
+            messages(
+                "warning: no audio files found in \(inputs.joined(separator: ", "))\(shard.map { " (shard \($0.index)/\($0.count))" } ?? "")"
+            )
         }
         let batch = BatchAnalysis(
             plan: plan, limits: limits, jobs: jobs, outputDirectory: outputDirectory, force: force, drawReport: drawReport,
             runFingerprint: BatchAnalysis.runFingerprint(device: device, plan: plan, report: drawReport))
         let totalSeconds =
-            showsProgress ? recordings.reduce(0.0) { $0 + ((try? AudioFileReader(path: $1.path, blockFrames: 1))?.declaredDuration ?? 0) } : 0
+            showsProgress
+            ? recordings.reduce(0.0) { $0 + ((try? AudioFileReader(path: $1.path, blockFrames: 1))?.declaredDuration ?? 0) } : 0
         let bar = ProgressBar(totalSeconds: totalSeconds, totalItems: recordings.count, enabled: showsProgress)
         run.analyze(recordings, with: batch, progress: bar)
         bar.finish()
         run.finish()
         if run.resumed > 0 {
             messages(
-                "resumed: \(run.resumed) of \(recordings.count) recordings were already complete in \(outputDirectory ?? "") (use --force to redo them)")
+                "resumed: \(run.resumed) of \(recordings.count) recordings were already complete in \(outputDirectory ?? "") (use --force to redo them)"
+            )
         }
         return run.failures > 0 ? .someInputsFailed : .succeeded
     }
@@ -127,7 +131,9 @@ public struct OfflineAnalysis {
             limits: limits, drawReport: outputDirectory != nil && drawReport, diagnostics: diagnostics)
         let rotation = device.video.imageRotation
         if rotation % 90 != 0 {
-            messages("warning: imageRotation \(rotation) is not a multiple of 90; zones are mapped as for \(GridMapping.normalizedRotation(rotation))")
+            messages(
+                "warning: imageRotation \(rotation) is not a multiple of 90; zones are mapped as for \(GridMapping.normalizedRotation(rotation))"
+            )
         }
         var snapshotDirectory: String?
         if let outputDirectory {

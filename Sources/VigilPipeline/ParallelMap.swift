@@ -77,10 +77,12 @@ public func parallelMap<T: Sendable, R: Sendable>(
     _ body: @escaping @Sendable (T) -> R
 ) -> [R] {
     let collected = ParallelMapResults<R>(count: items.count)
-    orderedParallelForEach(items, jobs: jobs, emit: { index, result in
-        collected.store(result, at: index)
-        onDone(index, result)
-    }, body)
+    orderedParallelForEach(
+        items, jobs: jobs,
+        emit: { index, result in
+            collected.store(result, at: index)
+            onDone(index, result)
+        }, body)
     return collected.all
 }
 

@@ -72,7 +72,8 @@ public final class ProgressBar: Sendable {
             ? min(max(doneSeconds / totalSeconds, 0), 1) : (totalItems > 0 ? Double(doneItems) / Double(totalItems) : 0)
         let width = 24
         let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "") + String(repeating: " ", count: max(0, width - filled - 1))
+        let bar =
+            String(repeating: "=", count: filled) + (filled < width ? ">" : "") + String(repeating: " ", count: max(0, width - filled - 1))
         let elapsed = now.timeIntervalSince(started)
         let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
         var parts = [String(format: "[%@] %3.0f%%", bar, fraction * 100), "\(doneItems)/\(totalItems) \(itemName)"]

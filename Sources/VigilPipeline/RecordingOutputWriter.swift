@@ -158,7 +158,9 @@ public enum RecordingOutputWriter {
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
         let path = isDirectory.boolValue ? (argument as NSString).appendingPathComponent("summary.json") : argument
-        guard let data = FileManager.default.contents(atPath: path) else { throw SummaryReadError(path: path, reason: "cannot read summary") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SummaryReadError(path: path, reason: "cannot read summary")
+        }
         let json: JSONValue
         do {
             json = try JSONValue.parse(data)

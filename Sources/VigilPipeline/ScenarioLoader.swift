@@ -34,7 +34,8 @@ public struct ScenarioLoader {
             do {
                 let reader = try AudioFileReader(path: resolved, limits: limits)
                 guard reader.sampleRate == scenario.sampleRate else {
-                    problems.append("items[\(index)].path: \(clipPath) is \(reader.sampleRate) Hz, the scenario is \(scenario.sampleRate) Hz")
+                    problems.append(
+                        "items[\(index)].path: \(clipPath) is \(reader.sampleRate) Hz, the scenario is \(scenario.sampleRate) Hz")
                     continue
                 }
                 var samples: [Float] = []
@@ -82,7 +83,9 @@ extension ScenarioLoader {
         let sceneLabels = scene.labels(clipDurations: loaded.clipDurations)
         let fileName = URL(fileURLWithPath: out).lastPathComponent
         if let labels {
-            let text = sceneLabels.map { "\(fileName)\t\(DecimalText.fixed($0.onset, places: 3))\t\(DecimalText.fixed($0.offset, places: 3))\t\($0.label)\n" }.joined()
+            let text = sceneLabels.map {
+                "\(fileName)\t\(DecimalText.fixed($0.onset, places: 3))\t\(DecimalText.fixed($0.offset, places: 3))\t\($0.label)\n"
+            }.joined()
             try Data(text.utf8).write(to: URL(fileURLWithPath: labels))
         }
         var output = ""

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import VigilCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Raw signed 16-bit little-endian PCM on stdin (interleaved `channels`), mixed to mono and
 /// processed as it arrives.
@@ -51,7 +52,8 @@ public final class StdinPCMSource: AudioSource {
         if !checkedHeader {
             checkedHeader = true
             if leftover.starts(with: Array("YUV4MPEG2".utf8)) {
-                throw SourceReadError(reason: "stdin carries y4m video, not raw PCM: leave out --rate (and --channels) to stream it as video")
+                throw SourceReadError(
+                    reason: "stdin carries y4m video, not raw PCM: leave out --rate (and --channels) to stream it as video")
             }
         }
         let frames = min(buffer.count, leftover.count / frameBytes)

@@ -66,7 +66,8 @@ public struct VideoAnalyzer {
         var audioEnd = 0.0
         var audioReport: RecordingAnalyzer.DecodedAudio?
         if let audioPath {
-            let audio = RecordingAnalyzer(plan: plan, limits: limits, drawReport: drawReport).decode(InputRecording(path: audioPath, displayName: name))
+            let audio = RecordingAnalyzer(plan: plan, limits: limits, drawReport: drawReport).decode(
+                InputRecording(path: audioPath, displayName: name))
             audioDetections = audio.detections
             audioEnd = audio.mediaSeconds
             records += audio.warnings
@@ -162,7 +163,8 @@ public struct VideoAnalyzer {
             records.append(AnalysisRecord(file: name, content: .error(kind: "empty", message: "\(source.sourceName): no frames")))
         }
         if sizeChanged {
-            records.append(AnalysisRecord(file: name, content: .warning("the frame size changed; the motion model restarted at each change")))
+            records.append(
+                AnalysisRecord(file: name, content: .warning("the frame size changed; the motion model restarted at each change")))
         }
         let videoEnd = frames > 0 ? lastTime + max(frameInterval, 0) : 0
         let endTime = max(videoEnd, audioEnd)

@@ -14,7 +14,9 @@ public enum ZoneOverlayFile {
 
     /// Draws `device`'s zones (labelled when `labels`) over the PNG `frame` and writes `out`.
     public static func draw(device: Device, frame: String, out: String, labels: Bool) throws(DrawError) {
-        guard let data = FileManager.default.contents(atPath: frame) else { throw DrawError(description: "\(frame): cannot read the frame") }
+        guard let data = FileManager.default.contents(atPath: frame) else {
+            throw DrawError(description: "\(frame): cannot read the frame")
+        }
         do {
             let image = try PNGCodec.decode([UInt8](data), source: frame)
             let bytes = try PNGCodec.encode(ZoneOverlay(device: device).render(image, labels: labels), destination: out)

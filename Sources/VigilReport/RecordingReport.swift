@@ -116,7 +116,9 @@ public struct RecordingReport: Sendable {
         image.fillRectangle(x: detectedX + 9, y: markY, width: 4, height: 14, color: .white)
         image.drawText("detected at", x: detectedX + 28, y: markY, color: Self.ink, scale: Self.text)
         if triggers.isEmpty {
-            image.drawText("no events", x: detectedX + 28 + BitmapFont.width(of: "detected at", scale: Self.text) + 30, y: markY, color: Self.ink, scale: Self.text)
+            image.drawText(
+                "no events", x: detectedX + 28 + BitmapFont.width(of: "detected at", scale: Self.text) + 30, y: markY, color: Self.ink,
+                scale: Self.text)
         }
 
         if hasAudio {
@@ -137,8 +139,10 @@ public struct RecordingReport: Sendable {
         for (lane, trigger) in triggers.enumerated() {
             let top = lanesTop + lane * laneHeight
             let color = TriggerPalette.color(for: trigger)
-            image.fillRectangle(x: Self.left, y: top, width: plotWidth, height: laneHeight - 4, color: RGBColor(red: 245, green: 245, blue: 245))
-            image.drawText(trigger, x: Self.left - 8 - BitmapFont.width(of: trigger, scale: Self.text), y: top + 6, color: Self.ink, scale: Self.text)
+            image.fillRectangle(
+                x: Self.left, y: top, width: plotWidth, height: laneHeight - 4, color: RGBColor(red: 245, green: 245, blue: 245))
+            image.drawText(
+                trigger, x: Self.left - 8 - BitmapFont.width(of: trigger, scale: Self.text), y: top + 6, color: Self.ink, scale: Self.text)
             for e in events where e.trigger == trigger {
                 let a = x(max(0, e.start))
                 let b = max(a + 3, x(min(span, e.end)))
@@ -152,7 +156,8 @@ public struct RecordingReport: Sendable {
             }
         }
         if triggers.isEmpty {
-            image.fillRectangle(x: Self.left, y: lanesTop, width: plotWidth, height: laneHeight - 4, color: RGBColor(red: 245, green: 245, blue: 245))
+            image.fillRectangle(
+                x: Self.left, y: lanesTop, width: plotWidth, height: laneHeight - 4, color: RGBColor(red: 245, green: 245, blue: 245))
         }
 
         // Time axis.
@@ -163,13 +168,18 @@ public struct RecordingReport: Sendable {
             let px = x(t)
             image.fillRectangle(x: px, y: axisTop, width: 2, height: 8, color: Self.ink)
             if axisTop > spectrogramTop {
-                image.fillRectangle(x: px, y: spectrogramTop, width: 1, height: axisTop - spectrogramTop, color: RGBColor(red: 90, green: 90, blue: 90, alpha: 255))
+                image.fillRectangle(
+                    x: px, y: spectrogramTop, width: 1, height: axisTop - spectrogramTop,
+                    color: RGBColor(red: 90, green: 90, blue: 90, alpha: 255))
             }
             let label = Self.format(t, step: step)
-            image.drawText(label, x: px - BitmapFont.width(of: label, scale: Self.text) / 2, y: axisTop + 12, color: Self.ink, scale: Self.text)
+            image.drawText(
+                label, x: px - BitmapFont.width(of: label, scale: Self.text) / 2, y: axisTop + 12, color: Self.ink, scale: Self.text)
             t += step
         }
-        image.drawText("time (s)", x: Self.left + plotWidth - BitmapFont.width(of: "time (s)", scale: Self.text), y: axisTop + 34, color: Self.ink, scale: Self.text)
+        image.drawText(
+            "time (s)", x: Self.left + plotWidth - BitmapFont.width(of: "time (s)", scale: Self.text), y: axisTop + 34, color: Self.ink,
+            scale: Self.text)
         return image
     }
 
@@ -196,7 +206,8 @@ public struct RecordingReport: Sendable {
             let py = top + height - 1 - Int(fraction * Double(height - 1))
             image.fillRectangle(x: Self.left - 8, y: py, width: 8, height: 2, color: Self.ink)
             let label = f >= 1000 ? "\(Int(f / 1000))k" : "\(Int(f))"
-            image.drawText(label, x: Self.left - 14 - BitmapFont.width(of: label, scale: Self.text), y: py - 7, color: Self.ink, scale: Self.text)
+            image.drawText(
+                label, x: Self.left - 14 - BitmapFont.width(of: label, scale: Self.text), y: py - 7, color: Self.ink, scale: Self.text)
         }
     }
 
@@ -205,7 +216,8 @@ public struct RecordingReport: Sendable {
             let y0 = top + l * 24
             image.fillRectangle(x: Self.left, y: y0, width: plotWidth, height: 20, color: RGBColor(red: 245, green: 245, blue: 245))
             let label = lane.name.count > 11 ? String(lane.name.prefix(10)) + "." : lane.name
-            image.drawText(label, x: Self.left - 8 - BitmapFont.width(of: label, scale: Self.text), y: y0 + 3, color: lane.color, scale: Self.text)
+            image.drawText(
+                label, x: Self.left - 8 - BitmapFont.width(of: label, scale: Self.text), y: y0 + 3, color: lane.color, scale: Self.text)
             for px in 0..<plotWidth {
                 let column = Int(Double(px) / Double(plotWidth) * span / timeline.secondsPerColumn)
                 guard column < timeline.columnCount else { continue }
@@ -214,7 +226,9 @@ public struct RecordingReport: Sendable {
                 // 10 % of the zone moving (or more) draws the full zone colour.
                 let a = min(1, 0.25 + v * 7.5)
                 func mix(_ c: UInt8) -> UInt8 { UInt8(245 - (245 - Double(c)) * a) }
-                image.fillRectangle(x: Self.left + px, y: y0, width: 1, height: 20, color: RGBColor(red: mix(lane.color.red), green: mix(lane.color.green), blue: mix(lane.color.blue)))
+                image.fillRectangle(
+                    x: Self.left + px, y: y0, width: 1, height: 20,
+                    color: RGBColor(red: mix(lane.color.red), green: mix(lane.color.green), blue: mix(lane.color.blue)))
             }
         }
     }
@@ -226,7 +240,8 @@ public struct RecordingReport: Sendable {
         for db in [-80.0, -60, -40, -20, 0] {
             image.fillRectangle(x: Self.left, y: y(db), width: plotWidth, height: 1, color: Self.grid)
             let label = "\(Int(db))"
-            image.drawText(label, x: Self.left - 14 - BitmapFont.width(of: label, scale: Self.text), y: y(db) - 7, color: Self.ink, scale: Self.text)
+            image.drawText(
+                label, x: Self.left - 14 - BitmapFont.width(of: label, scale: Self.text), y: y(db) - 7, color: Self.ink, scale: Self.text)
         }
         image.drawText("dBFS", x: 12, y: top, color: Self.ink, scale: Self.text)
         var previous: (Double, Double)?
@@ -238,7 +253,11 @@ public struct RecordingReport: Sendable {
                 continue
             }
             let point = (Double(Self.left + px), Double(y(Double(level))))
-            if let previous { image.drawLine(from: (x: previous.0, y: previous.1), to: (x: point.0, y: point.1), color: RGBColor(red: 30, green: 60, blue: 160), thickness: 2) }
+            if let previous {
+                image.drawLine(
+                    from: (x: previous.0, y: previous.1), to: (x: point.0, y: point.1), color: RGBColor(red: 30, green: 60, blue: 160),
+                    thickness: 2)
+            }
             previous = point
         }
     }
@@ -269,7 +288,7 @@ public struct RecordingReport: Sendable {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

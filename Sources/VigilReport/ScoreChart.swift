@@ -63,7 +63,8 @@ public struct ScoreChart: Sendable {
         func y(_ v: Double) -> Int { top + plotHeight - Int((min(max(v, 0), 1) * Double(plotHeight)).rounded()) }
         for tick in stride(from: 0, through: 100, by: 10) {
             let py = y(Double(tick) / 100)
-            image.fillRectangle(x: left, y: py, width: width - left - 20, height: tick % 50 == 0 ? 2 : 1, color: RGBColor(red: 210, green: 210, blue: 210))
+            image.fillRectangle(
+                x: left, y: py, width: width - left - 20, height: tick % 50 == 0 ? 2 : 1, color: RGBColor(red: 210, green: 210, blue: 210))
             if tick % 20 == 0 {
                 let text = "\(tick)%"
                 image.drawText(text, x: left - 10 - BitmapFont.width(of: text, scale: scale), y: py - 7, color: ink, scale: scale)
@@ -81,9 +82,12 @@ public struct ScoreChart: Sendable {
                 let color = s.color == nil ? Self.shade(base, i) : base
                 image.fillRectangle(x: bx, y: y(value), width: barWidth - 4, height: y(0) - y(value), color: color)
                 let text = "\(Int((value * 100).rounded()))"
-                image.drawText(text, x: bx + (barWidth - 4 - BitmapFont.width(of: text, scale: scale)) / 2, y: y(value) - 20, color: ink, scale: scale)
+                image.drawText(
+                    text, x: bx + (barWidth - 4 - BitmapFont.width(of: text, scale: scale)) / 2, y: y(value) - 20, color: ink, scale: scale)
             }
-            image.drawText(label, x: groupX + (groupWidth - BitmapFont.width(of: label, scale: scale)) / 2, y: top + plotHeight + 14, color: ink, scale: scale)
+            image.drawText(
+                label, x: groupX + (groupWidth - BitmapFont.width(of: label, scale: scale)) / 2, y: top + plotHeight + 14, color: ink,
+                scale: scale)
         }
         return image
     }

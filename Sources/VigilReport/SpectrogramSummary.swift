@@ -30,7 +30,9 @@ public struct SpectrogramSummary: Sendable {
     /// A summary for a recording expected to last about `expectedDuration` seconds (0 if unknown),
     /// with up to `columns` columns and `bands` bands spanning `minimumFrequency`...`maximumFrequency`
     /// (clamped to the Nyquist frequency of the frames).
-    public init(expectedDuration: Double, columns: Int = 1200, bands: Int = 96, minimumFrequency: Double = 50, maximumFrequency: Double = 16_000) {
+    public init(
+        expectedDuration: Double, columns: Int = 1200, bands: Int = 96, minimumFrequency: Double = 50, maximumFrequency: Double = 16_000
+    ) {
         bandCount = max(bands, 1)
         self.minimumFrequency = minimumFrequency
         self.maximumFrequency = maximumFrequency
@@ -136,7 +138,7 @@ public struct SpectrogramSummary: Sendable {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

@@ -32,10 +32,11 @@ extension AccuracyReport {
                 "\(label): voice-background material not counted against it (\(n.regions) regions in \(n.files) files); \(n.detections) detections there left out\n"
         }
         for (i, row) in rows.enumerated() {
-            out += row.enumerated().map { c, cell in
-                let pad = String(repeating: " ", count: widths[c] - cell.count)
-                return c == 0 ? cell + pad : pad + cell
-            }.joined(separator: "  ") + "\n"
+            out +=
+                row.enumerated().map { c, cell in
+                    let pad = String(repeating: " ", count: widths[c] - cell.count)
+                    return c == 0 ? cell + pad : pad + cell
+                }.joined(separator: "  ") + "\n"
             if i == 0 || i == rows.count - 2 { out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
         }
         out += "\nEvent-based (chosen setting)\n" + ScoreTable.render(eventBased)
@@ -76,35 +77,71 @@ extension AccuracyReport {
         return .object(
             JSONObject([
                 ("files", .number(Double(files))), ("seconds", .number(totalSeconds)),
-                ("settings", ["collar": .number(settings.collar), "evaluateOffsets": .bool(settings.evaluateOffsets), "segment": .number(settings.segment)]),
+                (
+                    "settings",
+                    [
+                        "collar": .number(settings.collar), "evaluateOffsets": .bool(settings.evaluateOffsets),
+                        "segment": .number(settings.segment),
+                    ]
+                ),
                 ("labels", .array(labels.map { .string($0) })),
                 ("eventBased", results(eventBased)), ("eventBasedSedEvalDefault", results(eventBasedSedEvalDefault)),
                 ("segmentBased", results(segmentBased)),
-                ("falseAlarms", .object(JSONObject(labels.compactMap { l in
-                    falseAlarms[l].map { fa in
-                        (l, .object(JSONObject([
-                            ("falseAlarms", .number(Double(fa.falseAlarms))), ("negativeSeconds", .number(fa.negativeSeconds)),
-                            ("negativeFiles", .number(Double(fa.negativeFiles))), ("perHour", number(fa.negativeSeconds > 0 ? fa.perHour : nil)),
-                        ])))
-                    }
-                }))),
-                ("notCounted", .object(JSONObject(labels.compactMap { l in
-                    notCounted[l].map { n in
-                        (l, .object(JSONObject([
-                            ("regions", .number(Double(n.regions))), ("files", .number(Double(n.files))),
-                            ("detections", .number(Double(n.detections))),
-                        ])))
-                    }
-                }))),
-                ("latency", .object(JSONObject(labels.compactMap { l in
-                    latency[l].map { s in
-                        (l, .object(JSONObject([
-                            ("detected", .number(Double(s.latencies.count))), ("missed", .number(Double(s.missed))),
-                            ("median", number(s.median)), ("p90", number(s.quantile(0.9))), ("max", number(s.latencies.last)),
-                            ("min", number(s.latencies.first)),
-                        ])))
-                    }
-                }))),
+                (
+                    "falseAlarms",
+                    .object(
+                        JSONObject(
+                            labels.compactMap { l in
+                                falseAlarms[l].map { fa in
+                                    (
+                                        l,
+                                        .object(
+                                            JSONObject([
+                                                ("falseAlarms", .number(Double(fa.falseAlarms))),
+                                                ("negativeSeconds", .number(fa.negativeSeconds)),
+                                                ("negativeFiles", .number(Double(fa.negativeFiles))),
+                                                ("perHour", number(fa.negativeSeconds > 0 ? fa.perHour : nil)),
+                                            ]))
+                                    )
+                                }
+                            }))
+                ),
+                (
+                    "notCounted",
+                    .object(
+                        JSONObject(
+                            labels.compactMap { l in
+                                notCounted[l].map { n in
+                                    (
+                                        l,
+                                        .object(
+                                            JSONObject([
+                                                ("regions", .number(Double(n.regions))), ("files", .number(Double(n.files))),
+                                                ("detections", .number(Double(n.detections))),
+                                            ]))
+                                    )
+                                }
+                            }))
+                ),
+                (
+                    "latency",
+                    .object(
+                        JSONObject(
+                            labels.compactMap { l in
+                                latency[l].map { s in
+                                    (
+                                        l,
+                                        .object(
+                                            JSONObject([
+                                                ("detected", .number(Double(s.latencies.count))), ("missed", .number(Double(s.missed))),
+                                                ("median", number(s.median)), ("p90", number(s.quantile(0.9))),
+                                                ("max", number(s.latencies.last)),
+                                                ("min", number(s.latencies.first)),
+                                            ]))
+                                    )
+                                }
+                            }))
+                ),
             ]))
     }
 

@@ -184,7 +184,8 @@ package struct EventBasedMetrics: Sendable {
             settings: settingsDescription, evaluatedFiles: evaluatedFiles, evaluatedLength: evaluatedLength,
             overall: SedEvalFormulas.overallSummary(overallCounts, zeroScore: zero, withAccuracy: false),
             labels: labels, classWise: classWise,
-            classWiseAverage: SedEvalFormulas.averageSummary(ordered, withAccuracy: false), evaluatedLengthMeaning: "each file up to its last reference offset, as sed_eval counts it")
+            classWiseAverage: SedEvalFormulas.averageSummary(ordered, withAccuracy: false),
+            evaluatedLengthMeaning: "each file up to its last reference offset, as sed_eval counts it")
     }
 
     /// Forgets all accumulated counts.

@@ -19,7 +19,9 @@ public struct Scenario: Sendable, Hashable {
     public static let maxDuration: Double = 86_400
 
     /// Creates a scenario.
-    public init(sampleRate: Int, duration: Double, seed: UInt64 = 1, background: ScenarioBackground = ScenarioBackground(), items: [ScenarioItem]) {
+    public init(
+        sampleRate: Int, duration: Double, seed: UInt64 = 1, background: ScenarioBackground = ScenarioBackground(), items: [ScenarioItem]
+    ) {
         self.sampleRate = sampleRate
         self.duration = duration
         self.seed = seed
@@ -91,7 +93,8 @@ public struct Scenario: Sendable, Hashable {
         var reader = ScenarioReader()
         let scenario = reader.read(json)
         guard let scenario, reader.problems.isEmpty else {
-            throw ScenarioError(problems: reader.problems.isEmpty ? [ScenarioProblem(path: "", reason: "invalid scenario")] : reader.problems)
+            throw ScenarioError(
+                problems: reader.problems.isEmpty ? [ScenarioProblem(path: "", reason: "invalid scenario")] : reader.problems)
         }
         return scenario
     }

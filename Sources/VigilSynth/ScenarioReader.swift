@@ -37,7 +37,10 @@ struct ScenarioReader {
             return nil
         }
         guard range.contains(x) else {
-            problem(here, "\(JSONValue.numberText(x)) is out of range \(JSONValue.numberText(range.lowerBound))...\(JSONValue.numberText(range.upperBound))")
+            problem(
+                here,
+                "\(JSONValue.numberText(x)) is out of range \(JSONValue.numberText(range.lowerBound))...\(JSONValue.numberText(range.upperBound))"
+            )
             return nil
         }
         return x
@@ -114,7 +117,9 @@ struct ScenarioReader {
         if let value = top["items"] {
             if let list = value.arrayValue {
                 for (index, element) in list.enumerated() {
-                    if let item = readItem(element, at: "items[\(index)]", duration: duration, sampleRate: sampleRate, background: background) {
+                    if let item = readItem(
+                        element, at: "items[\(index)]", duration: duration, sampleRate: sampleRate, background: background)
+                    {
                         items.append(item)
                     }
                 }
@@ -125,7 +130,9 @@ struct ScenarioReader {
         return Scenario(sampleRate: sampleRate, duration: duration, seed: seed, background: background, items: items)
     }
 
-    mutating func readItem(_ value: JSONValue, at path: String, duration sceneDuration: Double, sampleRate: Int, background: ScenarioBackground)
+    mutating func readItem(
+        _ value: JSONValue, at path: String, duration sceneDuration: Double, sampleRate: Int, background: ScenarioBackground
+    )
         -> ScenarioItem?
     {
         guard let object = object(value, at: path, keys: Self.itemKeys) else { return nil }
@@ -145,14 +152,18 @@ struct ScenarioReader {
         if object["start"] == nil { problem(Self.join(path, "start"), "missing required key") }
         item.start = number(object, "start", at: path, range: 0...Scenario.maxDuration) ?? 0
         if item.start >= sceneDuration && object["start"] != nil && sceneDuration > 0 {
-            problem(Self.join(path, "start"), "\(JSONValue.numberText(item.start)) is not before the scene's end \(JSONValue.numberText(sceneDuration))")
+            problem(
+                Self.join(path, "start"),
+                "\(JSONValue.numberText(item.start)) is not before the scene's end \(JSONValue.numberText(sceneDuration))")
         }
         switch kind {
         case .tone, .noise, .babble:
             if object["duration"] == nil { problem(Self.join(path, "duration"), "missing required key") }
             item.duration = number(object, "duration", at: path, range: 0.001...Scenario.maxDuration) ?? 0
         default:
-            if object["duration"] != nil { problem(Self.join(path, "duration"), "not used by \(kind.rawValue) items (the timing keys set the length)") }
+            if object["duration"] != nil {
+                problem(Self.join(path, "duration"), "not used by \(kind.rawValue) items (the timing keys set the length)")
+            }
         }
         // Level: dBFS, or SNR above the background noise.
         if object["level"] != nil && object["snr"] != nil {
@@ -190,7 +201,9 @@ struct ScenarioReader {
             }
             if let f = number(object, "frequency", at: path, range: 1...96_000) {
                 if f >= nyquist {
-                    problem(Self.join(path, "frequency"), "\(JSONValue.numberText(f)) Hz is not below the Nyquist frequency \(JSONValue.numberText(nyquist)) Hz")
+                    problem(
+                        Self.join(path, "frequency"),
+                        "\(JSONValue.numberText(f)) Hz is not below the Nyquist frequency \(JSONValue.numberText(nyquist)) Hz")
                 } else {
                     item.frequency = f
                 }

@@ -24,11 +24,15 @@ public struct ScenarioRenderer: Sendable {
         let background = scenario.background
         if let level = background.noiseLevel {
             voices.append(
-                ScenarioVoice(noise: background.noiseColour, level: level, from: 0, to: totalSamples, ramp: 0, seed: scenario.seed ^ 0xB5AD_4ECE_DA1C_E2A9))
+                ScenarioVoice(
+                    noise: background.noiseColour, level: level, from: 0, to: totalSamples, ramp: 0,
+                    seed: scenario.seed ^ 0xB5AD_4ECE_DA1C_E2A9))
         }
         if let level = background.babbleLevel {
             voices.append(
-                ScenarioVoice(babble: background.babbleVoices, level: level, from: 0, to: totalSamples, sampleRate: rate, seed: scenario.seed ^ 0x5851_F42D_4C95_7F2D))
+                ScenarioVoice(
+                    babble: background.babbleVoices, level: level, from: 0, to: totalSamples, sampleRate: rate,
+                    seed: scenario.seed ^ 0x5851_F42D_4C95_7F2D))
         }
         for (index, item) in scenario.items.enumerated() {
             let seed = scenario.itemSeed(index)
@@ -47,7 +51,8 @@ public struct ScenarioRenderer: Sendable {
                 voices.append(ScenarioVoice(babble: item.voices, level: level, from: first, to: last, sampleRate: rate, seed: seed))
             case .clip:
                 guard let path = item.path, let samples = clips[path] else {
-                    problems.append(ScenarioProblem(path: "items[\(index)].path", reason: "no samples loaded for clip \"\(item.path ?? "")\""))
+                    problems.append(
+                        ScenarioProblem(path: "items[\(index)].path", reason: "no samples loaded for clip \"\(item.path ?? "")\""))
                     continue
                 }
                 voices.append(ScenarioVoice(clip: samples, level: item.level, gainDB: item.gain, from: first))

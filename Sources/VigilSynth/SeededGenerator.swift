@@ -29,7 +29,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

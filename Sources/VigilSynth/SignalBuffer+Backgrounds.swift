@@ -97,8 +97,9 @@ extension SignalBuffer {
         var b0: Float = 0, b1: Float = 0, b2: Float = 0, b3: Float = 0, b4: Float = 0, b5: Float = 0, b6: Float = 0
         for i in noise.indices {
             // Near-Gaussian from four uniforms: cheaper than Box-Muller.
-            let w = (generator.nextSignedUnit() + generator.nextSignedUnit() + generator.nextSignedUnit()
-                + generator.nextSignedUnit()) * 0.866
+            let w =
+                (generator.nextSignedUnit() + generator.nextSignedUnit() + generator.nextSignedUnit()
+                    + generator.nextSignedUnit()) * 0.866
             b0 = 0.99886 * b0 + w * 0.0555179
             b1 = 0.99332 * b1 + w * 0.0750759
             b2 = 0.96900 * b2 + w * 0.1538520
@@ -166,7 +167,7 @@ extension SignalBuffer {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

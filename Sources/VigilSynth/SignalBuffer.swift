@@ -145,7 +145,7 @@ public struct SignalBuffer: Sendable {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

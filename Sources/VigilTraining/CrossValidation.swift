@@ -158,13 +158,16 @@ package struct CrossValidationReport: Sendable {
             s += "| \(f.fold + 1) | \(f.devFiles) (\(f.devEvents)) | \(figures(segmentHeadline ? f.segment : f.event))"
             s += " | \(fixed(f.clipRecall)) (\(f.foundClips)/\(f.positiveClips))"
             s += " | \(fixed(f.devFalseAlarmsPerHour, 1)) (\(f.devNegativeFalseAlarms) in \(fixed(f.devNegativeHours, 2)) h)"
-            s += " | \(fixed(f.clipFalseAlarmsPerHour, 1)) (\(f.clipNegativeFalseAlarms) in \(fixed(f.clipNegativeHours, 2)) h) | \(f.decision.threshold) |\n"
+            s +=
+                " | \(fixed(f.clipFalseAlarmsPerHour, 1)) (\(f.clipNegativeFalseAlarms) in \(fixed(f.clipNegativeHours, 2)) h) | \(f.decision.threshold) |\n"
         }
         let p = mean { (segmentHeadline ? $0.segment : $0.event).precision }
         let r = mean { (segmentHeadline ? $0.segment : $0.event).recall }
         s += "| **mean** | | **\(fixed(mean(headline)))** (\(fixed(p, 2)) / \(fixed(r, 2))) | \(fixed(mean(\.clipRecall)))"
-        s += " | \(fixed(pooledDevFalseAlarmsPerHour, 1)) pooled (\(sum(\.devNegativeFalseAlarms)) in \(fixed(sum(\.devNegativeHours), 2)) h)"
-        s += " | \(fixed(pooledClipFalseAlarmsPerHour, 1)) pooled (\(sum(\.clipNegativeFalseAlarms)) in \(fixed(sum(\.clipNegativeHours), 2)) h) | |\n"
+        s +=
+            " | \(fixed(pooledDevFalseAlarmsPerHour, 1)) pooled (\(sum(\.devNegativeFalseAlarms)) in \(fixed(sum(\.devNegativeHours), 2)) h)"
+        s +=
+            " | \(fixed(pooledClipFalseAlarmsPerHour, 1)) pooled (\(sum(\.clipNegativeFalseAlarms)) in \(fixed(sum(\.clipNegativeHours), 2)) h) | |\n"
         let w = worst
         s += "| worst (fold \(w.fold + 1)) | | \(fixed(headline(w))) | \(fixed(w.clipRecall)) | \(fixed(w.devFalseAlarmsPerHour, 1))"
         s += " | \(fixed(w.clipFalseAlarmsPerHour, 1)) | |\n"
@@ -177,9 +180,11 @@ package struct CrossValidationReport: Sendable {
         let rows: [JSONValue] = folds.map { f in
             .object(
                 JSONObject([
-                    ("fold", .number(Double(f.fold + 1))), ("devFiles", .number(Double(f.devFiles))), ("devEvents", .number(Double(f.devEvents))),
+                    ("fold", .number(Double(f.fold + 1))), ("devFiles", .number(Double(f.devFiles))),
+                    ("devEvents", .number(Double(f.devEvents))),
                     ("eventF1Collar0.5s", r4(f.event.f1)), ("eventPrecision", r4(f.event.precision)), ("eventRecall", r4(f.event.recall)),
-                    ("segmentF1_1s", r4(f.segment.f1)), ("segmentPrecision", r4(f.segment.precision)), ("segmentRecall", r4(f.segment.recall)),
+                    ("segmentF1_1s", r4(f.segment.f1)), ("segmentPrecision", r4(f.segment.precision)),
+                    ("segmentRecall", r4(f.segment.recall)),
                     ("devNegativeFalseAlarms", .number(Double(f.devNegativeFalseAlarms))), ("devNegativeHours", r4(f.devNegativeHours)),
                     ("positiveClips", .number(Double(f.positiveClips))), ("foundClips", .number(Double(f.foundClips))),
                     ("clipNegativeFalseAlarms", .number(Double(f.clipNegativeFalseAlarms))), ("clipNegativeHours", r4(f.clipNegativeHours)),
@@ -271,7 +276,8 @@ package enum CrossValidation {
         var folds: [CrossValidationFold] = []
         for k in 0..<plan.folds {
             var data = foldData(
-                plan: plan, fold: k, label: label, recordings: recordings, clips: clips, backgroundOf: backgroundOf, crossFitted: crossFitted)
+                plan: plan, fold: k, label: label, recordings: recordings, clips: clips, backgroundOf: backgroundOf,
+                crossFitted: crossFitted)
             // Scored on other features of the same recordings where given (e.g. the recordings resampled to 16 kHz).
             data.scored = data.scored.map { scoredFeatures[$0.name] ?? $0 }
             let (model, _) = SoundModelTrainer.train(
@@ -282,7 +288,8 @@ package enum CrossValidation {
             for rec in data.scored { found[rec.name] = SoundModelTrainer.simulate(rec, model: model) }
             let dev = data.scored.filter { devFiles.contains($0.name) }
             let devAnnotations = annotations.filter { devFiles.contains($0.file) }
-            let figures = SoundModelTrainer.score(label: label, found: found, recordings: dev, annotations: devAnnotations, ignoring: ignoring)
+            let figures = SoundModelTrainer.score(
+                label: label, found: found, recordings: dev, annotations: devAnnotations, ignoring: ignoring)
             var fold = CrossValidationFold(
                 fold: k, devFiles: dev.count, event: figures.event, segment: figures.segment,
                 devNegativeFalseAlarms: figures.negativeFalseAlarms, devNegativeHours: figures.negativeHours, positiveClips: 0,

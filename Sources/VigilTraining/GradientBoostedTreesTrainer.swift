@@ -1,8 +1,9 @@
 import VigilInference
+
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Settings of ``GradientBoostedTreesTrainer``.
@@ -296,7 +297,8 @@ struct TreeGrower {
             nodes.append(.init(feature: -1, left: 0, value: 0))
             nodes.append(.init(feature: -1, left: 0, value: 0))
             var left = Leaf(
-                node: leftNode, start: leftStart, count: leftCount, gradient: lg, hessian: lh, histogram: leftSlot, depth: parent.depth + 1, split: Split())
+                node: leftNode, start: leftStart, count: leftCount, gradient: lg, hessian: lh, histogram: leftSlot, depth: parent.depth + 1,
+                split: Split())
             var right = Leaf(
                 node: leftNode + 1, start: rightStart, count: rightCount, gradient: parent.gradient - lg,
                 hessian: parent.hessian - lh, histogram: rightSlot, depth: parent.depth + 1, split: Split())

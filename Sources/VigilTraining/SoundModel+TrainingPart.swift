@@ -20,7 +20,8 @@ extension SoundModel {
         guard !provenance.isEmpty, let validationCount = training["validationFiles"]?.intValue,
             let data = training["data"]?.stringValue, data.hasSuffix("(\(files.count) files)")
         else { return nil }
-        let validation = DevelopmentSet.validationFiles(provenance: provenance, files: files, annotations: annotations, durations: durations)
+        let validation = DevelopmentSet.validationFiles(
+            provenance: provenance, files: files, annotations: annotations, durations: durations)
         guard validation.count == validationCount else { return nil }
         return Set(files).subtracting(validation)
     }

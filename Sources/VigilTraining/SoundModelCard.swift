@@ -22,7 +22,9 @@ package enum SoundModelCard {
         package var eventCount: Int
 
         /// Creates a description.
-        package init(modelPath: String, embeddedIn: String?, recordings: String, labels: String, fileCount: Int, seconds: Double, eventCount: Int) {
+        package init(
+            modelPath: String, embeddedIn: String?, recordings: String, labels: String, fileCount: Int, seconds: Double, eventCount: Int
+        ) {
             self.modelPath = modelPath
             self.embeddedIn = embeddedIn
             self.recordings = recordings
@@ -47,7 +49,8 @@ package enum SoundModelCard {
         trainingFileCount: Int, data: TrainingData, weaknesses: [String], crossValidation: CrossValidationReport? = nil
     ) -> String {
         let spec = FeatureSpec.current
-        var s = "# Model card: \(model.label) (model v\(model.modelVersion), file format \(SoundModel.format) v\(SoundModel.formatVersion))\n\n"
+        var s =
+            "# Model card: \(model.label) (model v\(model.modelVersion), file format \(SoundModel.format) v\(SoundModel.formatVersion))\n\n"
         s += "File: `\(data.modelPath)`"
         s += data.embeddedIn.map { " (embedded in the binary as `EmbeddedModels.\(model.label)`, `\($0)`)" } ?? ""
         s += ".\n"
@@ -85,7 +88,8 @@ package enum SoundModelCard {
         s += "are visited in FNV-1a-64(\"vigil-sounds-split-v1\" + first file name) order and go to validation while every "
         s += "category (events of each label, seconds of event-free files) stays at or below 35 % of its total; the rest is "
         s += "training. Background beds mixed under scenes (vacuum, dishwasher, street...) are shared between the parts. "
-        s += "Extra training negatives: 9 synthetic steady noises (white, pink, brown; 3 levels), 4 files of abrupt noise bursts (0.05-1 s, -45 to -6 dBFS) and 6 files of steady sine and square tones (150-4000 Hz, 0.2-2 s), 20 s each (glassBreak: the steady noises only).\n\n"
+        s +=
+            "Extra training negatives: 9 synthetic steady noises (white, pink, brown; 3 levels), 4 files of abrupt noise bursts (0.05-1 s, -45 to -6 dBFS) and 6 files of steady sine and square tones (150-4000 Hz, 0.2-2 s), 20 s each (glassBreak: the steady noises only).\n\n"
         if let count = model.training["extraNegativeFiles"]?.intValue, count > 0 {
             s += "Also \(count) extra negative recordings, for training only (never validation): "
             s += "\(model.training["extraNegativeSource"]?.stringValue ?? "given with --negatives").\n\n"
@@ -122,7 +126,8 @@ package enum SoundModelCard {
         s += "\(model.training["minSamplesPerLeaf"]?.description ?? "?") training decisions each, learning rate "
         s += "\(model.training["learningRate"]?.description ?? "?"), L2 \(model.training["l2"]?.description ?? "?"). "
         if let copies = model.training["augmentedCopies"]?.intValue, copies > 0 {
-            s += "Training also used \(copies) augmented copies of the training files (gain -15..+5 dB, a training negative mixed in 0-20 dB below). "
+            s +=
+                "Training also used \(copies) augmented copies of the training files (gain -15..+5 dB, a training negative mixed in 0-20 dB below). "
         }
         s += "Smoothing: 3-decision median, start threshold \(model.decision.threshold), release at "
         s += "\(model.decision.releaseRatio) x threshold, pauses under \(model.decision.mergeGapSeconds) s bridged, "
@@ -142,10 +147,14 @@ package enum SoundModelCard {
         s += "## Validation metrics (sensitivity 5, scorer VigilScoring, sed_eval-exact)\n\n"
         func p(_ x: Double) -> String { String(Int((x * 1000).rounded())).paddedThousandths }
         s += "| metric | value |\n|---|---|\n"
-        s += "| event F1, 0.5 s onset collar, offsets ignored | \(p(figures.event.f1)) (P \(p(figures.event.precision)), R \(p(figures.event.recall)); TP \(figures.event.truePositives), FP \(figures.event.falsePositives), FN \(figures.event.falseNegatives)) |\n"
-        s += "| event F1, sed_eval default (0.2 s onset collar, offsets within max(0.2 s, 50 %)) | \(p(figures.eventSedEvalDefault.f1)) (TP \(figures.eventSedEvalDefault.truePositives), FP \(figures.eventSedEvalDefault.falsePositives), FN \(figures.eventSedEvalDefault.falseNegatives)) |\n"
-        s += "| segment F1, 1 s segments | \(p(figures.segment.f1)) (TP \(figures.segment.truePositives), FP \(figures.segment.falsePositives), FN \(figures.segment.falseNegatives)) |\n"
-        s += "| false alarms on negative files | \(figures.negativeFalseAlarms) in \(p(figures.negativeHours)) h (\(p(figures.falseAlarmsPerHour))/h) |\n\n"
+        s +=
+            "| event F1, 0.5 s onset collar, offsets ignored | \(p(figures.event.f1)) (P \(p(figures.event.precision)), R \(p(figures.event.recall)); TP \(figures.event.truePositives), FP \(figures.event.falsePositives), FN \(figures.event.falseNegatives)) |\n"
+        s +=
+            "| event F1, sed_eval default (0.2 s onset collar, offsets within max(0.2 s, 50 %)) | \(p(figures.eventSedEvalDefault.f1)) (TP \(figures.eventSedEvalDefault.truePositives), FP \(figures.eventSedEvalDefault.falsePositives), FN \(figures.eventSedEvalDefault.falseNegatives)) |\n"
+        s +=
+            "| segment F1, 1 s segments | \(p(figures.segment.f1)) (TP \(figures.segment.truePositives), FP \(figures.segment.falsePositives), FN \(figures.segment.falseNegatives)) |\n"
+        s +=
+            "| false alarms on negative files | \(figures.negativeFalseAlarms) in \(p(figures.negativeHours)) h (\(p(figures.falseAlarmsPerHour))/h) |\n\n"
         if let cv = crossValidation {
             s += "## Cross-validated figures (grouped, nested, \(cv.folds.count) folds, fold seed \(cv.seed); sensitivity 5)\n\n"
             s += "Development files and training clips are grouped by source recording; each fold is scored by a model trained "

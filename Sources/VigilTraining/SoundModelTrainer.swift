@@ -292,7 +292,9 @@ package enum SoundModelTrainer {
         var last = 0
         for i in 0..<count where activity[i] >= level {
             if let s = start, rec.frameTimes[i] - rec.frameTimes[last] >= 0.1 {
-                events.append(LabelEvent(file: rec.name, onset: max(0, rec.frameTimes[s] - hop / 2), offset: rec.frameTimes[last] + hop / 2, label: label))
+                events.append(
+                    LabelEvent(
+                        file: rec.name, onset: max(0, rec.frameTimes[s] - hop / 2), offset: rec.frameTimes[last] + hop / 2, label: label))
                 start = i
             } else if start == nil {
                 start = i
@@ -301,7 +303,9 @@ package enum SoundModelTrainer {
         }
         if let s = start {
             events.append(
-                LabelEvent(file: rec.name, onset: max(0, rec.frameTimes[s] - hop / 2), offset: min(rec.duration, rec.frameTimes[last] + hop / 2), label: label))
+                LabelEvent(
+                    file: rec.name, onset: max(0, rec.frameTimes[s] - hop / 2), offset: min(rec.duration, rec.frameTimes[last] + hop / 2),
+                    label: label))
         }
         return events
     }
@@ -459,7 +463,8 @@ package enum SoundModelTrainer {
             var targets: [Float] = []
             var weights: [Float] = []
             positives = 0
-            for rec in recordings where !excluded.contains(base(rec.name)) && !(backgroundOf[rec.name].map { excluded.contains($0) } ?? false) {
+            for rec in recordings
+            where !excluded.contains(base(rec.name)) && !(backgroundOf[rec.name].map { excluded.contains($0) } ?? false) {
                 let events = byFile[base(rec.name)] ?? []
                 features.append(contentsOf: rec.matrix)
                 var f = 0
@@ -515,7 +520,8 @@ package enum SoundModelTrainer {
         // active decision's centre minus half the period (as the offset is the last one's plus half),
         // at the 44.1 kHz of the training data, in whole milliseconds. On the training part this leaves
         // no systematic onset error (a fixed 0.05 s lead puts onsets about 0.02 s early).
-        let onsetLead = (STFTConfiguration.standard(sampleRate: 44_100).hopDuration
+        let onsetLead =
+            (STFTConfiguration.standard(sampleRate: 44_100).hopDuration
             * Double(FeatureSpec.current.decisionStride) / 2 * 1000).rounded() / 1000
         // Splitting at pauses (the annotation convention: barks apart by 0.5 s, speech by 0.3 s).
         let splits: [(Double?, Double)] =
@@ -524,29 +530,31 @@ package enum SoundModelTrainer {
             for activity in recipe.onsetActivities {
                 for minActive in recipe.minActiveDecisions {
                     for split in splits {
-                    for t in thresholds {
-                        var decision = DecisionParameters(threshold: t, mergeGapSeconds: gap, gate: setup.gate)
-                        decision.onsetLeadSeconds = onsetLead
-                        decision.onsetActivity = activity
-                        decision.splitPauseSeconds = split.0
-                        decision.splitActivity = split.1
-                        if let longest = recipe.maxEventSeconds { decision.maxEventSeconds = longest }
-                        decision.minActiveDecisions = minActive
-                        var found: [String: [TrackedEvent]] = [:]
-                        for (i, rec) in valRecs.enumerated() {
-                            found[rec.name] = simulate(rec, classifier: classifier, decision: decision, probabilities: cached[i])
+                        for t in thresholds {
+                            var decision = DecisionParameters(threshold: t, mergeGapSeconds: gap, gate: setup.gate)
+                            decision.onsetLeadSeconds = onsetLead
+                            decision.onsetActivity = activity
+                            decision.splitPauseSeconds = split.0
+                            decision.splitActivity = split.1
+                            if let longest = recipe.maxEventSeconds { decision.maxEventSeconds = longest }
+                            decision.minActiveDecisions = minActive
+                            var found: [String: [TrackedEvent]] = [:]
+                            for (i, rec) in valRecs.enumerated() {
+                                found[rec.name] = simulate(rec, classifier: classifier, decision: decision, probabilities: cached[i])
+                            }
+                            let fig = score(
+                                label: label, found: found, recordings: valRecs, annotations: annotations, ignoring: ignored)
+                            results.append((decision, objective(fig, segmentObjective: setup.segmentObjective), fig))
                         }
-                        let fig = score(
-                            label: label, found: found, recordings: valRecs, annotations: annotations, ignoring: ignored)
-                        results.append((decision, objective(fig, segmentObjective: setup.segmentObjective), fig))
-                    }
                     }
                 }
             }
         }
         if verbose {
             for r in results.sorted(by: { $0.objective > $1.objective }).prefix(25) {
-                print("  gap \(r.decision.mergeGapSeconds) act \(r.decision.onsetActivity ?? -1) min \(r.decision.minActiveDecisions) split \(r.decision.splitPauseSeconds ?? -1)/\(r.decision.splitActivity) thr \(r.decision.threshold): eventF1 \(round4(r.figures.event.f1)) (TP \(r.figures.event.truePositives) FP \(r.figures.event.falsePositives) FN \(r.figures.event.falseNegatives)) segF1 \(round4(r.figures.segment.f1)) FA \(r.figures.negativeFalseAlarms)")
+                print(
+                    "  gap \(r.decision.mergeGapSeconds) act \(r.decision.onsetActivity ?? -1) min \(r.decision.minActiveDecisions) split \(r.decision.splitPauseSeconds ?? -1)/\(r.decision.splitActivity) thr \(r.decision.threshold): eventF1 \(round4(r.figures.event.f1)) (TP \(r.figures.event.truePositives) FP \(r.figures.event.falsePositives) FN \(r.figures.event.falseNegatives)) segF1 \(round4(r.figures.segment.f1)) FA \(r.figures.negativeFalseAlarms)"
+                )
             }
         }
         // Best setting; its threshold is then the middle of the near-best thresholds of that setting.
@@ -575,20 +583,20 @@ package enum SoundModelTrainer {
                     ("validationFiles", .number(Double(valRecs.count))),
                 ] + (crossFitted ? [("decisionChosenOn", .string("out-of-fold probabilities of \(choiceFolds.count) sets"))] : [])
                     + classifierSettings(options) + [
-                    (
-                        "validation",
-                        .object(
-                            JSONObject([
-                                ("eventF1Collar0.5s", .number(round4(chosen.figures.event.f1))),
-                                ("eventPrecision", .number(round4(chosen.figures.event.precision))),
-                                ("eventRecall", .number(round4(chosen.figures.event.recall))),
-                                ("eventF1SedEvalDefault", .number(round4(chosen.figures.eventSedEvalDefault.f1))),
-                                ("segmentF1_1s", .number(round4(chosen.figures.segment.f1))),
-                                ("negativeFalseAlarms", .number(Double(chosen.figures.negativeFalseAlarms))),
-                                ("negativeHours", .number(round4(chosen.figures.negativeHours))),
-                            ]))
-                    ),
-                ] + metadata))
+                        (
+                            "validation",
+                            .object(
+                                JSONObject([
+                                    ("eventF1Collar0.5s", .number(round4(chosen.figures.event.f1))),
+                                    ("eventPrecision", .number(round4(chosen.figures.event.precision))),
+                                    ("eventRecall", .number(round4(chosen.figures.event.recall))),
+                                    ("eventF1SedEvalDefault", .number(round4(chosen.figures.eventSedEvalDefault.f1))),
+                                    ("segmentF1_1s", .number(round4(chosen.figures.segment.f1))),
+                                    ("negativeFalseAlarms", .number(Double(chosen.figures.negativeFalseAlarms))),
+                                    ("negativeHours", .number(round4(chosen.figures.negativeHours))),
+                                ]))
+                        )
+                    ] + metadata))
         let model = SoundModel(label: label, modelVersion: 2, classifier: classifier, decision: decision, training: training)
         return (model, chosen.figures)
     }
@@ -656,7 +664,7 @@ package enum SoundModelTrainer {
 }
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif

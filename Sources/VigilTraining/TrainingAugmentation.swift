@@ -64,7 +64,9 @@ package enum TrainingAugmentation {
     package static func draw(snrDB snr: Double, rng: inout SplitMix64) -> AugmentationVariant {
         let room = rng.nextUnit() < 0.5
         let rt60 = reverberationRange.lowerBound + (reverberationRange.upperBound - reverberationRange.lowerBound) * rng.nextUnit()
-        let drr = directToReverberantRange.lowerBound + (directToReverberantRange.upperBound - directToReverberantRange.lowerBound) * rng.nextUnit()
+        let drr =
+            directToReverberantRange.lowerBound + (directToReverberantRange.upperBound - directToReverberantRange.lowerBound)
+            * rng.nextUnit()
         let band = bandRates[rng.nextIndex(below: bandRates.count)]
         let gain = gainRange.lowerBound + (gainRange.upperBound - gainRange.lowerBound) * rng.nextUnit()
         let position = rng.nextUnit()
@@ -79,7 +81,8 @@ package enum TrainingAugmentation {
     package static func apply(_ samples: [Float], rate: Double, background: [Float], variant: AugmentationVariant) -> [Float] {
         var out = samples
         if let rt60 = variant.reverberationSeconds {
-            out = reverberated(out, rate: rate, reverberationSeconds: rt60, directToReverberantDB: variant.directToReverberantDB, seed: variant.roomSeed)
+            out = reverberated(
+                out, rate: rate, reverberationSeconds: rt60, directToReverberantDB: variant.directToReverberantDB, seed: variant.roomSeed)
         }
         let sound = soundLevel(out, rate: rate)
         let floor = rms(background)
@@ -137,7 +140,9 @@ package enum TrainingAugmentation {
     /// decaying sparse noise (velvet noise: one impulse of random sign at a random place in every
     /// 1 ms, amplitude falling 60 dB in `reverberationSeconds`), starting after 3 ms and scaled so
     /// that the direct path's energy over the tail's is `directToReverberantDB`. As (position, gain) taps.
-    package static func roomResponse(rate: Double, reverberationSeconds: Double, directToReverberantDB: Double, seed: UInt64) -> [(Int, Float)] {
+    package static func roomResponse(rate: Double, reverberationSeconds: Double, directToReverberantDB: Double, seed: UInt64) -> [(
+        Int, Float
+    )] {
         var rng = SplitMix64(seed: seed)
         let cell = max(1, Int(rate / 1000))
         let start = Int(rate * 0.003)
@@ -162,7 +167,8 @@ package enum TrainingAugmentation {
     package static func reverberated(
         _ samples: [Float], rate: Double, reverberationSeconds: Double, directToReverberantDB: Double, seed: UInt64
     ) -> [Float] {
-        let taps = roomResponse(rate: rate, reverberationSeconds: reverberationSeconds, directToReverberantDB: directToReverberantDB, seed: seed)
+        let taps = roomResponse(
+            rate: rate, reverberationSeconds: reverberationSeconds, directToReverberantDB: directToReverberantDB, seed: seed)
         var out = [Float](repeating: 0, count: samples.count)
         samples.withUnsafeBufferPointer { x in
             out.withUnsafeMutableBufferPointer { y in

@@ -80,7 +80,8 @@ package enum TrainingClips {
     package static func parse(_ text: String, path: String) throws -> [TrainingClip] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         guard let header = lines.first, !isBlank(header) else {
-            throw ClipListError(path: path, line: 0, reason: "empty file (expected a header: \(requiredColumns.joined(separator: ", ")), ...)")
+            throw ClipListError(
+                path: path, line: 0, reason: "empty file (expected a header: \(requiredColumns.joined(separator: ", ")), ...)")
         }
         let names = header.split(separator: "\t", omittingEmptySubsequences: false).map { String($0) }
         var index: [String: Int] = [:]
@@ -102,7 +103,8 @@ package enum TrainingClips {
             guard !filename.isEmpty else { throw ClipListError(path: path, line: lineNumber, reason: "empty filename") }
             guard labels.contains(label) else {
                 throw ClipListError(
-                    path: path, line: lineNumber, reason: "unknown label '\(label)' (expected one of \(labels.sorted().joined(separator: ", ")))")
+                    path: path, line: lineNumber,
+                    reason: "unknown label '\(label)' (expected one of \(labels.sorted().joined(separator: ", ")))")
             }
             guard !group.isEmpty else { throw ClipListError(path: path, line: lineNumber, reason: "empty group for '\(filename)'") }
             let voices: Bool
@@ -122,7 +124,8 @@ package enum TrainingClips {
                 throw ClipListError(path: path, line: lineNumber, reason: "'\(filename)' is already listed on line \(first)")
             }
             seen[filename] = lineNumber
-            var clip = TrainingClip(filename: filename, label: label, category: field("category"), group: group, voices: voices, seconds: seconds)
+            var clip = TrainingClip(
+                filename: filename, label: label, category: field("category"), group: group, voices: voices, seconds: seconds)
             clip.line = lineNumber
             clips.append(clip)
         }
@@ -130,4 +133,3 @@ package enum TrainingClips {
         return clips
     }
 }
-

@@ -31,7 +31,9 @@ package enum TrainingInputs {
             throw TrainingInputError("--positives \(labelsPath): cannot read file (the directory's events)")
         }
         let events = DevelopmentSet.parseLabels(String(decoding: data, as: UTF8.self))
-        guard events.contains(where: { $0.label == label }) else { throw TrainingInputError("--positives \(labelsPath): no '\(label)' events") }
+        guard events.contains(where: { $0.label == label }) else {
+            throw TrainingInputError("--positives \(labelsPath): no '\(label)' events")
+        }
         let (found, problems) = InputDiscovery.expand([directory])
         if let problem = problems.first { throw TrainingInputError("--positives \(problem)") }
         guard !found.isEmpty else { throw TrainingInputError("--positives \(directory): no audio files") }
@@ -72,7 +74,9 @@ package enum TrainingInputs {
     package static func annotatedRecordings(
         labels: String, audioDirectory: String, label: String
     ) throws(TrainingInputError) -> (annotations: [LabelEvent], recordings: [TrainingRecording]) {
-        guard let data = FileManager.default.contents(atPath: labels) else { throw TrainingInputError("--labels \(labels): cannot read file") }
+        guard let data = FileManager.default.contents(atPath: labels) else {
+            throw TrainingInputError("--labels \(labels): cannot read file")
+        }
         let annotations = DevelopmentSet.parseLabels(String(decoding: data, as: UTF8.self))
         let found = InputDiscovery.expand([audioDirectory]).recordings
         guard !found.isEmpty else { throw TrainingInputError("\(audioDirectory): no audio files") }
@@ -89,7 +93,40 @@ package enum TrainingInputs {
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw TrainingInputError("\(option) \(path): directory \(dir) does not exist")
         }
-        guard FileManager.default.isWritableFile(atPath: dir) else { throw TrainingInputError("\(option) \(path): directory \(dir) is not writable") }
+        guard FileManager.default.isWritableFile(atPath: dir) else {
+            throw TrainingInputError("\(option) \(path): directory \(dir) is not writable")
+        }
+    }
+
+    /// The first problem with `vigil train`'s label and numeric settings, naming the option, or nil.
+    package static func settingsProblem(
+        label: String, copies: Int?, folds: Int, augment: Int?, decisionChoice: String?, resample: Int?, crossValidate: Bool
+    ) -> String? {
+        guard let trigger = EventTriggerType(rawValue: label), SoundModelRecipe.trainable.contains(trigger) else {
+            let names = SoundModelRecipe.trainable.map(\.rawValue)
+            return
+                "cannot train '\(label)': give --label \(names.dropLast().joined(separator: ", ")) or \(names.last!) (or name --out after it)"
+        }
+        if let copies, copies < 0 || copies > 10 { return "--copies must be 0...10" }
+        if folds < 2 || folds > 20 { return "--folds must be 2...20" }
+        if let augment, augment < 0 || augment > 8 { return "--augment must be 0...8" }
+        if let decisionChoice, TrainingOptions.DecisionChoice(rawValue: decisionChoice) == nil {
+            return "--decision-choice \(decisionChoice): expected 'part' or 'out-of-fold'"
+        }
+        if let resample {
+            guard crossValidate else { return "--resample needs --cross-validate (it sets the rate the folds are scored at)" }
+            guard (4_000...96_000).contains(resample) else { return "--resample \(resample): must be 4000...96000 Hz" }
+        }
+        return nil
+    }
+
+    /// Checks that every `--negatives` path exists and holds audio files.
+    package static func checkNegatives(_ paths: [String]) throws(TrainingInputError) {
+        for path in paths {
+            let (found, problems) = InputDiscovery.expand([path])
+            if let problem = problems.first { throw TrainingInputError("--negatives \(problem)") }
+            if found.isEmpty { throw TrainingInputError("--negatives \(path): no audio files") }
+        }
     }
 
     /// Where a clip's audio lies in its `--clips` folder.
@@ -105,7 +142,9 @@ package enum TrainingInputs {
     package static func provenance(named: String?, labels: String) throws(TrainingInputError) -> [DevelopmentSet.SourceRow]? {
         let path = named ?? ((labels as NSString).deletingLastPathComponent as NSString).appendingPathComponent("PROVENANCE.tsv")
         guard named != nil || FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else { throw TrainingInputError("--provenance \(path): cannot read file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TrainingInputError("--provenance \(path): cannot read file")
+        }
         guard let text = String(data: data, encoding: .utf8) else { throw TrainingInputError("--provenance \(path): not UTF-8 text") }
         let rows = DevelopmentSet.parseProvenance(text)
         guard !rows.isEmpty else {

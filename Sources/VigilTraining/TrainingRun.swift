@@ -157,7 +157,8 @@ package struct TrainingRun {
         progress(.finished)
         guard !features.isEmpty else { throw TrainingRunError.noRecordings }
         let files = features.map(\.name)
-        let validation = DevelopmentSet.validationFiles(provenance: provenance, files: files, annotations: annotations, durations: durations)
+        let validation = DevelopmentSet.validationFiles(
+            provenance: provenance, files: files, annotations: annotations, durations: durations)
         let voiceBackground = DevelopmentSet.voiceBackground(provenance: provenance)
         for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed)
         where recipe.syntheticConfusers || !SoundModelTrainer.isSyntheticConfuser(name) {
@@ -262,7 +263,8 @@ package struct TrainingRun {
             ]
         }
         if !clipByName.isEmpty {
-            let source = "\(clipByName.count) clips from \(clips?.source ?? "") (\(partlyLabelled.count) of the label, \(clipEvents) activity regions)"
+            let source =
+                "\(clipByName.count) clips from \(clips?.source ?? "") (\(partlyLabelled.count) of the label, \(clipEvents) activity regions)"
             metadata += [("clipFiles", .number(Double(clipByName.count))), ("clipSource", .string(source))]
         }
         if let crossValidation { metadata.append(("crossValidation", crossValidation.json)) }
@@ -279,7 +281,8 @@ package struct TrainingRun {
                 eventCount: annotations.filter { $0.label == label && durations[$0.file] != nil }.count),
             weaknesses: [], crossValidation: crossValidation)
         return Result(
-            model: model, figures: figures, card: card, crossValidation: crossValidation, files: files.count, validationFiles: validation.count)
+            model: model, figures: figures, card: card, crossValidation: crossValidation, files: files.count,
+            validationFiles: validation.count)
     }
 
     /// Features of extra training recordings made by `extract`; a file that cannot be decoded is left
@@ -319,7 +322,8 @@ package struct TrainingRun {
                 let offset = rng.nextIndex(below: max(1, background.count))
                 let mixed =
                     bg == name
-                    ? source.samples : SoundModelTrainer.augmented(source.samples, background: background, snrDB: snr, gainDB: gain, offset: offset)
+                    ? source.samples
+                    : SoundModelTrainer.augmented(source.samples, background: background, snrDB: snr, gainDB: gain, offset: offset)
                 out.append(SoundModelTrainer.extractFeatures(name: "\(name)#\(k)", samples: mixed, sampleRate: source.rate))
             }
         }
@@ -394,7 +398,9 @@ extension TrainingRun {
             backgrounds.filter { sameFold(item, $0) }
         }
         progress(
-            .note("\(label): \(result.recordings.count) augmented copies of \(items.count) recordings (\(Int(Date().timeIntervalSince(started))) s)"))
+            .note(
+                "\(label): \(result.recordings.count) augmented copies of \(items.count) recordings (\(Int(Date().timeIntervalSince(started))) s)"
+            ))
         return result
     }
 

@@ -62,7 +62,9 @@ public struct MotionConfiguration: Sendable, Hashable {
     /// - motion outside every zone is reported when `motionZones` is `nil`, empty, or lists the
     ///   `null` zone (with that entry's sensitivity, else `motionSensitivityOutsideZones`);
     /// - grid maximum, rotation and flips from the device.
-    public init(device: Device, anchor: BlobAnchor = .anyPixel, minimumZoneFraction: Double = 0, parameters: MotionParameters = MotionParameters()) {
+    public init(
+        device: Device, anchor: BlobAnchor = .anyPixel, minimumZoneFraction: Double = 0, parameters: MotionParameters = MotionParameters()
+    ) {
         let management = device.zoneManagement
         let motionZones = device.transport.triggerOptions.motionZones
         func transportEntry(_ zone: UInt16?) -> TransportZoneOptions? { motionZones?.first(where: { $0.zone == zone }) }
@@ -72,13 +74,15 @@ public struct MotionConfiguration: Sendable, Hashable {
             let zone = information.zone
             let polygon = GridPolygon(zone.vertices.map(\.gridPoint))
             if zone.isPrivacyZone {
-                privacy.append(ActivityZone(id: information.zoneID, name: zone.name, polygon: polygon, sensitivity: .medium, color: zone.color))
+                privacy.append(
+                    ActivityZone(id: information.zoneID, name: zone.name, polygon: polygon, sensitivity: .medium, color: zone.color))
             } else if zone.isMotionZone {
                 var sensitivity = device.sensitivity(forZone: information.zoneID)
                 if management.trigger(forZone: information.zoneID) == nil, let level = transportEntry(information.zoneID)?.sensitivity {
                     sensitivity = Sensitivity(level, maximum: 10)
                 }
-                zones.append(ActivityZone(id: information.zoneID, name: zone.name, polygon: polygon, sensitivity: sensitivity, color: zone.color))
+                zones.append(
+                    ActivityZone(id: information.zoneID, name: zone.name, polygon: polygon, sensitivity: sensitivity, color: zone.color))
             }
         }
         var outside: Sensitivity?

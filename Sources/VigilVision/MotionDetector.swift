@@ -1,11 +1,12 @@
+import VigilCore
+import VigilGeometry
+import VigilImaging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import VigilCore
-import VigilGeometry
-import VigilImaging
 
 /// Finds motion in a stream of luma frames and attributes it to zones.
 ///
@@ -176,7 +177,8 @@ public final class MotionDetector {
         let smallestArea = minimumAreas.min() ?? p.minimumAreaFraction(for: .medium) * frameArea
         let blobs = ws.extractBlobs(decimation: layout.decimation, minimumArea: smallestArea)
         let (zones, decisions) = attribute(
-            blobs: blobs, thresholds: thresholds, minimumAreas: minimumAreas, layout: layout, ws: ws, recordsDecisions: recordsRegionDecisions)
+            blobs: blobs, thresholds: thresholds, minimumAreas: minimumAreas, layout: layout, ws: ws,
+            recordsDecisions: recordsRegionDecisions)
         // Privacy zones (only when asked): whether each moved, at the medium sensitivity's
         // threshold and minimum area; nothing else about it leaves the detector.
         var privacyMotion: [UInt16] = []
@@ -192,9 +194,11 @@ public final class MotionDetector {
             time: time, state: .analysed, movingFraction: movingFraction, gain: Double(gain), offset: Double(offset),
             blobs: blobs.map(\.blob), zones: zones, privacyZonesWithMotion: privacyMotion)
         if recordsRegionDecisions {
-            result.decisions = decisions + configuration.privacyZones.map {
-                RegionDecision(zoneID: $0.id, isPrivacy: true, motionPixels: 0, fraction: nil, outcome: .suppressed, reason: .privacy)
-            }
+            result.decisions =
+                decisions
+                + configuration.privacyZones.map {
+                    RegionDecision(zoneID: $0.id, isPrivacy: true, motionPixels: 0, fraction: nil, outcome: .suppressed, reason: .privacy)
+                }
         }
         return result
     }
@@ -234,7 +238,9 @@ public final class MotionDetector {
         var decisions: [RegionDecision] = []
         guard !blobs.isEmpty else {
             if recordsDecisions {
-                decisions = layout.regions.map { RegionDecision(zoneID: $0.zone.id, motionPixels: 0, fraction: 0, outcome: .none, reason: nil) }
+                decisions = layout.regions.map {
+                    RegionDecision(zoneID: $0.zone.id, motionPixels: 0, fraction: 0, outcome: .none, reason: nil)
+                }
             }
             return ([], decisions)
         }

@@ -1,9 +1,10 @@
+import VigilCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import VigilCore
 
 /// The tunable constants of the motion pipeline (docs/video.md explains each).
 /// The defaults are the documented ones; tests and experiments may change them.

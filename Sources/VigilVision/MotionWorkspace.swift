@@ -218,7 +218,9 @@ final class MotionWorkspace {
         let dense = analysedCount < 1_024
         let rowStep = dense ? 1 : max(2, count / (4_096 * 4)), columnStep = dense ? 1 : 4
         let minimumPoints = dense ? 1 : 16
-        func fit(stillOnly: Bool, around previous: (gain: Float, offset: Float)?) -> (gain: Float, offset: Float, n: Double, residual: Float)? {
+        func fit(stillOnly: Bool, around previous: (gain: Float, offset: Float)?) -> (
+            gain: Float, offset: Float, n: Double, residual: Float
+        )? {
             // Per background level b, the accepted frame values are low[b]...high[b].
             for b in 0..<256 {
                 if let previous {
@@ -294,21 +296,21 @@ final class MotionWorkspace {
             gain = min(max(gain, 0.25), 4)
             return finish(gain: gain, offset: (dc - gain * db) / dn)
             func finish(gain: Double, offset: Double) -> (gain: Float, offset: Float, n: Double, residual: Float) {
-            // Lower quartile of the cells' mean residuals (cells with at least 8 points).
-            let means = cellMeans.baseAddress!
-            var used = 0
-            for cell in 0..<(Self.cells * Self.cells) where cellPoints[cell] >= 8 {
-                let mean = Float(cellResidual[cell]) / Float(2 * cellPoints[cell])
-                var j = used
-                while j > 0 && means[j - 1] > mean {
-                    means[j] = means[j - 1]
-                    j -= 1
+                // Lower quartile of the cells' mean residuals (cells with at least 8 points).
+                let means = cellMeans.baseAddress!
+                var used = 0
+                for cell in 0..<(Self.cells * Self.cells) where cellPoints[cell] >= 8 {
+                    let mean = Float(cellResidual[cell]) / Float(2 * cellPoints[cell])
+                    var j = used
+                    while j > 0 && means[j - 1] > mean {
+                        means[j] = means[j - 1]
+                        j -= 1
+                    }
+                    means[j] = mean
+                    used += 1
                 }
-                means[j] = mean
-                used += 1
-            }
-            let noise = used > 0 ? means[used / 4] : Float(0)
-            return (Float(gain), Float(offset), dn, noise)
+                let noise = used > 0 ? means[used / 4] : Float(0)
+                return (Float(gain), Float(offset), dn, noise)
             }
         }
         guard var result = fit(stillOnly: true, around: nil) else { return (1, 0, nil) }
@@ -521,7 +523,8 @@ final class MotionWorkspace {
             scalar(0)
             x = 1
             while x + 17 <= w {
-                let sum = UnsafeRawPointer(column + x - 1).loadUnaligned(as: V.self)
+                let sum =
+                    UnsafeRawPointer(column + x - 1).loadUnaligned(as: V.self)
                     &+ UnsafeRawPointer(column + x).loadUnaligned(as: V.self)
                     &+ UnsafeRawPointer(column + x + 1).loadUnaligned(as: V.self)
                 let on = V().replacing(with: one, where: sum .>= needV) & UnsafeRawPointer(permitted + x).loadUnaligned(as: V.self)

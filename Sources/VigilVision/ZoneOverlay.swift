@@ -106,7 +106,8 @@ public struct ZoneOverlay: Sendable {
             out.drawPolygon(points, color: item.color, thickness: thickness)
             if labels, let top = points.min(by: { ($0.y, $0.x) < ($1.y, $1.x) }) {
                 let text = item.name.isEmpty ? "\(item.id)" : "\(item.id) \(item.name)"
-                let x = min(max(Int(top.x) + thickness + scale, scale), max(scale, image.width - BitmapFont.width(of: text, scale: scale) - scale))
+                let x = min(
+                    max(Int(top.x) + thickness + scale, scale), max(scale, image.width - BitmapFont.width(of: text, scale: scale) - scale))
                 let y = min(max(Int(top.y) + thickness + scale, scale), max(scale, image.height - 8 * scale))
                 out.drawText(text, x: x, y: y, color: item.color, scale: scale, background: RGBColor(red: 0, green: 0, blue: 0, alpha: 160))
             }

@@ -111,12 +111,15 @@ struct CrossValidationDiagnostics: ParsableCommand {
                         + "\(d.onsetActivity ?? -1) min \(d.minActiveDecisions) split \(d.splitPauseSeconds ?? -1)/\(d.splitActivity)")
                 let dev = data.scored.filter { devSet.contains($0.name) }
                 let devAnnotations = annotations.filter { devSet.contains($0.file) }
-                let probs = Dictionary(uniqueKeysWithValues: data.scored.map { ($0.name, SoundModelTrainer.probabilities($0, model: model)) })
+                let probs = Dictionary(
+                    uniqueKeysWithValues: data.scored.map { ($0.name, SoundModelTrainer.probabilities($0, model: model)) })
                 // The scored events' peak probabilities.
                 var peaks: [Float] = []
                 for e in devAnnotations where e.label == label {
                     guard let rec = dev.first(where: { $0.name == e.file }), let p = probs[rec.name] else { continue }
-                    let inside = rec.centerTimes.indices.filter { rec.centerTimes[$0] >= e.onset - 0.2 && rec.centerTimes[$0] <= e.offset + 0.2 }
+                    let inside = rec.centerTimes.indices.filter {
+                        rec.centerTimes[$0] >= e.onset - 0.2 && rec.centerTimes[$0] <= e.offset + 0.2
+                    }
                     peaks.append(inside.map { p[$0] }.max() ?? 0)
                 }
                 let annotated = Swift.Set(devAnnotations.map(\.file))
@@ -126,7 +129,9 @@ struct CrossValidationDiagnostics: ParsableCommand {
                 func histogram(_ x: [Float]) -> String {
                     [0.5, 0.9, 0.95, 0.99].map { t in "\(x.filter { $0 >= Float(t) }.count)>=\(t)" }.joined(separator: " ")
                 }
-                print("  scored events \(peaks.count): peaks \(histogram(peaks)); negatives \(negativePeaks.count): peaks \(histogram(negativePeaks))")
+                print(
+                    "  scored events \(peaks.count): peaks \(histogram(peaks)); negatives \(negativePeaks.count): peaks \(histogram(negativePeaks))"
+                )
                 for t in [d.threshold, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98] {
                     var decision = d
                     decision.threshold = t
@@ -135,15 +140,20 @@ struct CrossValidationDiagnostics: ParsableCommand {
                         found[rec.name] = SoundModelTrainer.simulate(
                             rec, classifier: model.classifier, decision: decision, probabilities: probs[rec.name]!)
                     }
-                    let f = SoundModelTrainer.score(label: label, found: found, recordings: dev, annotations: devAnnotations, ignoring: ignoring)
+                    let f = SoundModelTrainer.score(
+                        label: label, found: found, recordings: dev, annotations: devAnnotations, ignoring: ignoring)
                     var wide = EventBasedMetrics(labels: [label], tCollar: 1.0, evaluateOnset: true, evaluateOffset: false)
                     let refByFile = Dictionary(grouping: devAnnotations.filter { $0.label == label }, by: \.file)
                     for rec in dev {
-                        let est = (found[rec.name] ?? []).map { LabelEvent(file: rec.name, onset: $0.onset, offset: $0.offset, label: label) }
+                        let est = (found[rec.name] ?? []).map {
+                            LabelEvent(file: rec.name, onset: $0.onset, offset: $0.offset, label: label)
+                        }
                         try wide.evaluate(reference: refByFile[rec.name] ?? [], estimated: est)
                     }
                     let w = LabelFigures(wide.results(), label: label)
-                    let clipFA = data.scored.filter { clips[$0.name]?.label == TrainingClip.negativeLabel }.reduce(0) { $0 + (found[$1.name]?.count ?? 0) }
+                    let clipFA = data.scored.filter { clips[$0.name]?.label == TrainingClip.negativeLabel }.reduce(0) {
+                        $0 + (found[$1.name]?.count ?? 0)
+                    }
                     let positives = data.scored.filter { clips[$0.name]?.label == label }
                     let clipFound = positives.filter { !(found[$0.name] ?? []).isEmpty }.count
                     print(

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import VigilTestSupport
 import VigilCore
 import VigilInference
 import VigilScoring
+import VigilTestSupport
 import VigilTraining
 
 /// Development diagnostics: trains a label's model on the training part exactly as the shipped
@@ -36,7 +36,8 @@ struct Diagnostics: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diagnose",
         abstract: "Train a label's model on the training part with one setting changed and print its validation figures.",
-        discussion: "The settings and outputs are environment variables: LABELS, SEED, COPIES, ITER, PEREV, GRID, ... (see the source's summary).")
+        discussion:
+            "The settings and outputs are environment variables: LABELS, SEED, COPIES, ITER, PEREV, GRID, ... (see the source's summary).")
 
     static func auc(_ scores: [Float], _ labels: [Bool]) -> Double {
         let idx = scores.indices.sorted { scores[$0] < scores[$1] }
@@ -88,7 +89,8 @@ struct Diagnostics: ParsableCommand {
                 provenance: dev.provenance, files: dev.files, annotations: dev.annotations, durations: dev.durations, salt: salt)
             for label in ["dogBark", "glassBreak", "personTalking"] {
                 let all = dev.annotations.filter { $0.label == label }
-                print("split \(salt) \(label): \(all.filter { dev.validation.contains($0.file) }.count) of \(all.count) events in validation")
+                print(
+                    "split \(salt) \(label): \(all.filter { dev.validation.contains($0.file) }.count) of \(all.count) events in validation")
             }
         }
         let seed = env["SEED"].flatMap(UInt64.init) ?? 20_251_122
@@ -106,12 +108,14 @@ struct Diagnostics: ParsableCommand {
         }
         if let dir = env["EXTRA"] {
             // Extra negative recordings (every audio file in the folder), always in the training part.
-            let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".wav") || $0.hasSuffix(".flac") }.sorted()
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".wav") || $0.hasSuffix(".flac") }
+                .sorted()
             for name in names {
                 let audio = try DevData.loadAudio("\(dir)/\(name)")
                 let gain = Float(env["EXTRAGAIN"].flatMap(Double.init) ?? 1)
                 allRecordings.append(
-                    SoundModelTrainer.extraNegativeFeatures(name: name, samples: audio.samples.map { $0 * gain }, sampleRate: audio.sampleRate))
+                    SoundModelTrainer.extraNegativeFeatures(
+                        name: name, samples: audio.samples.map { $0 * gain }, sampleRate: audio.sampleRate))
             }
             print("extra negatives: \(names.count) files from \(dir)")
         }
@@ -122,7 +126,8 @@ struct Diagnostics: ParsableCommand {
             let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".wav") }.sorted()
             for name in names {
                 let audio = try DevData.loadAudio("\(dir)/\(name)")
-                allRecordings.append(SoundModelTrainer.extraPositiveFeatures(name: "extra/\(name)", samples: audio.samples, sampleRate: audio.sampleRate))
+                allRecordings.append(
+                    SoundModelTrainer.extraPositiveFeatures(name: "extra/\(name)", samples: audio.samples, sampleRate: audio.sampleRate))
             }
             annotations += SoundModelTrainer.extraPositiveEvents(
                 extraLabels.map { LabelEvent(file: "extra/\($0.file)", onset: $0.onset, offset: $0.offset, label: $0.label) })
@@ -142,7 +147,8 @@ struct Diagnostics: ParsableCommand {
             let positives: (recordings: [RecordingFeatures], annotations: [LabelEvent]) =
                 env["NOWORDS"] == "1" ? ([], []) : try DevData.extraPositives(for: label)
             let annotations: [LabelEvent] = annotations + positives.annotations
-            var recordings = DevData.recordings(for: label, allRecordings, variants: variants)
+            var recordings =
+                DevData.recordings(for: label, allRecordings, variants: variants)
                 + (env["NOMUSIC"] == "1" ? [] : try DevData.extraNegatives(for: label)) + positives.recordings
             if env["NOSYN"] == "1" { recordings = recordings.filter { !$0.name.hasPrefix("synthetic-") } }
             let trainingStarted = Date()
@@ -169,7 +175,8 @@ struct Diagnostics: ParsableCommand {
             }
             print(
                 String(
-                    format: "%@: AUC train %.3f val %.3f | eventF1 %.3f (TP %d FP %d FN %d) segF1 %.3f (TP %d FP %d FN %d) FA %d thr %.2f [%.0f s]",
+                    format:
+                        "%@: AUC train %.3f val %.3f | eventF1 %.3f (TP %d FP %d FN %d) segF1 %.3f (TP %d FP %d FN %d) FA %d thr %.2f [%.0f s]",
                     label, Self.auc(tr.0, tr.1), Self.auc(va.0, va.1), fig.event.f1, fig.event.truePositives,
                     fig.event.falsePositives, fig.event.falseNegatives, fig.segment.f1, fig.segment.truePositives,
                     fig.segment.falsePositives, fig.segment.falseNegatives, fig.negativeFalseAlarms, model.decision.threshold,
@@ -214,22 +221,32 @@ struct Diagnostics: ParsableCommand {
             // pauses `pause/activity` ("-" for none); `GAPS`: merge gaps.
             let trainRecs = recordings.filter {
                 !dev.validation.contains($0.name) && !$0.name.contains("#") && !$0.name.contains("@") && !$0.name.hasPrefix("synthetic-")
-                    && !$0.name.hasPrefix(SoundModelTrainer.extraNegativePrefix) && !$0.name.hasPrefix(SoundModelTrainer.extraPositivePrefix)
+                    && !$0.name.hasPrefix(SoundModelTrainer.extraNegativePrefix)
+                    && !$0.name.hasPrefix(SoundModelTrainer.extraPositivePrefix)
             }
             let variantKinds: [(key: String, name: String, apply: (inout DecisionParameters, [Double?]) -> Void)] = [
-                ("ONSETS", "onset", { d, v in
-                    d.onsetActivity = v[0]
-                    if v.count > 1, let b = v[1] { d.onsetBacktrackSeconds = b }
-                }),
-                ("SPLITS", "split", { d, v in
-                    d.splitPauseSeconds = v[0]
-                    if v.count > 1, let a = v[1] { d.splitActivity = a }
-                }),
+                (
+                    "ONSETS", "onset",
+                    { d, v in
+                        d.onsetActivity = v[0]
+                        if v.count > 1, let b = v[1] { d.onsetBacktrackSeconds = b }
+                    }
+                ),
+                (
+                    "SPLITS", "split",
+                    { d, v in
+                        d.splitPauseSeconds = v[0]
+                        if v.count > 1, let a = v[1] { d.splitActivity = a }
+                    }
+                ),
                 ("GAPS", "gap", { d, v in if let g = v[0] { d.mergeGapSeconds = g } }),
-                ("BOUTS", "bout", { d, v in
-                    d.boutSeconds = v[0]
-                    if v.count > 1, let b = v[1] { d.boutThreshold = b }
-                }),
+                (
+                    "BOUTS", "bout",
+                    { d, v in
+                        d.boutSeconds = v[0]
+                        if v.count > 1, let b = v[1] { d.boutThreshold = b }
+                    }
+                ),
             ]
             for kind in variantKinds {
                 for spec in (env[kind.key] ?? "").split(separator: ",") {
@@ -239,7 +256,8 @@ struct Diagnostics: ParsableCommand {
                     for (part, recs) in [("val", valRecs), ("train", trainRecs)] {
                         var found: [String: [TrackedEvent]] = [:]
                         for rec in recs { found[rec.name] = SoundModelTrainer.simulate(rec, model: m) }
-                        let s = SoundModelTrainer.score(label: label, found: found, recordings: recs, annotations: annotations, ignoring: ignoring)
+                        let s = SoundModelTrainer.score(
+                            label: label, found: found, recordings: recs, annotations: annotations, ignoring: ignoring)
                         line += String(
                             format: " %@ eventF1 %.3f (TP %d FP %d FN %d) sed_eval default %.3f FA %d |", part, s.event.f1,
                             s.event.truePositives, s.event.falsePositives, s.event.falseNegatives, s.eventSedEvalDefault.f1,
@@ -272,39 +290,50 @@ struct Diagnostics: ParsableCommand {
                 print("  crossfit: halves \(halfA.count) + \(halfB.count) files, \(all.count) scored")
                 let segmentObjective = SoundModelTrainer.defaults(for: label).segmentObjective
                 // With `BOUTS=10/0.5,-,...` every threshold also with those bout continuations (`-`: none).
-                let bouts: [[Double?]] = (env["BOUTS"] ?? "=").split(separator: ",").map { $0 == "=" ? [] : $0.split(separator: "/").map { Double($0) } }
-                for bout in bouts {
-                for t in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99] {
-                    var d = model.decision
-                    d.threshold = t
-                    if !bout.isEmpty {
-                        d.boutSeconds = bout[0]
-                        if bout.count > 1, let b = bout[1] { d.boutThreshold = b }
-                    }
-                    var line = String(format: "  threshold %.2f%@:", t, bout.isEmpty ? "" : " bout \(d.boutSeconds.map { "\($0)/\(d.boutThreshold)" } ?? "-")")
-                    for (part, recs) in [("cross-fitted all", all), ("val", valRecs)] {
-                        var found: [String: [TrackedEvent]] = [:]
-                        for rec in recs {
-                            found[rec.name] = SoundModelTrainer.simulate(rec, classifier: model.classifier, decision: d, probabilities: probs[rec.name])
-                        }
-                        let f = SoundModelTrainer.score(label: label, found: found, recordings: recs, annotations: annotations, ignoring: ignoring)
-                        let f1 = segmentObjective ? f.segment.f1 : f.event.f1
-                        line += String(
-                            format: " %@ F1 %.3f (event %.3f TP %d FP %d FN %d) FA %d in %.3f h objective %.3f |", part, f1, f.event.f1,
-                            f.event.truePositives, f.event.falsePositives, f.event.falseNegatives, f.negativeFalseAlarms, f.negativeHours,
-                            f1 - 0.05 * max(0, f.falseAlarmsPerHour - 1))
-                    }
-                    print(line)
+                let bouts: [[Double?]] = (env["BOUTS"] ?? "=").split(separator: ",").map {
+                    $0 == "=" ? [] : $0.split(separator: "/").map { Double($0) }
                 }
+                for bout in bouts {
+                    for t in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99] {
+                        var d = model.decision
+                        d.threshold = t
+                        if !bout.isEmpty {
+                            d.boutSeconds = bout[0]
+                            if bout.count > 1, let b = bout[1] { d.boutThreshold = b }
+                        }
+                        var line = String(
+                            format: "  threshold %.2f%@:", t,
+                            bout.isEmpty ? "" : " bout \(d.boutSeconds.map { "\($0)/\(d.boutThreshold)" } ?? "-")")
+                        for (part, recs) in [("cross-fitted all", all), ("val", valRecs)] {
+                            var found: [String: [TrackedEvent]] = [:]
+                            for rec in recs {
+                                found[rec.name] = SoundModelTrainer.simulate(
+                                    rec, classifier: model.classifier, decision: d, probabilities: probs[rec.name])
+                            }
+                            let f = SoundModelTrainer.score(
+                                label: label, found: found, recordings: recs, annotations: annotations, ignoring: ignoring)
+                            let f1 = segmentObjective ? f.segment.f1 : f.event.f1
+                            line += String(
+                                format: " %@ F1 %.3f (event %.3f TP %d FP %d FN %d) FA %d in %.3f h objective %.3f |", part, f1, f.event.f1,
+                                f.event.truePositives, f.event.falsePositives, f.event.falseNegatives, f.negativeFalseAlarms,
+                                f.negativeHours,
+                                f1 - 0.05 * max(0, f.falseAlarmsPerHour - 1))
+                        }
+                        print(line)
+                    }
                 }
                 // The cross-fitted false alarms at the model's threshold, file by file.
                 let annotatedFiles = Swift.Set(annotations.map(\.file))
                 for rec in all where !annotatedFiles.contains(rec.name) {
                     let events = ignoring.counted(
-                        SoundModelTrainer.simulate(rec, classifier: model.classifier, decision: model.decision, probabilities: probs[rec.name])
-                            .map { LabelEvent(file: rec.name, onset: $0.onset, offset: $0.offset, label: label) }, reference: [])
+                        SoundModelTrainer.simulate(
+                            rec, classifier: model.classifier, decision: model.decision, probabilities: probs[rec.name]
+                        )
+                        .map { LabelEvent(file: rec.name, onset: $0.onset, offset: $0.offset, label: label) }, reference: [])
                     if !events.isEmpty {
-                        print("  cross-fitted false alarms \(rec.name) [\(meta[rec.name] ?? "?")\(dev.validation.contains(rec.name) ? ", val" : "")]: \(events.map { String(format: "%.2f-%.2f", $0.onset, $0.offset) })")
+                        print(
+                            "  cross-fitted false alarms \(rec.name) [\(meta[rec.name] ?? "?")\(dev.validation.contains(rec.name) ? ", val" : "")]: \(events.map { String(format: "%.2f-%.2f", $0.onset, $0.offset) })"
+                        )
                     }
                 }
             }
@@ -318,7 +347,8 @@ struct Diagnostics: ParsableCommand {
                         label: label, found: found, recordings: valRecs, annotations: annotations, ignoring: ignoring)
                     print(
                         String(
-                            format: "  sensitivity %2d (threshold %.3f): eventF1 %.3f P %.3f R %.3f | segF1 %.3f P %.3f R %.3f | FA %d (%.1f/h)",
+                            format:
+                                "  sensitivity %2d (threshold %.3f): eventF1 %.3f P %.3f R %.3f | segF1 %.3f P %.3f R %.3f | FA %d (%.1f/h)",
                             level, model.decision.threshold(for: sensitivity), f.event.f1, f.event.precision, f.event.recall,
                             f.segment.f1, f.segment.precision, f.segment.recall, f.negativeFalseAlarms, f.falseAlarmsPerHour))
                 }
@@ -393,12 +423,19 @@ struct Diagnostics: ParsableCommand {
                     let rec = SoundModelTrainer.extractFeatures(name: name, samples: audio.samples, sampleRate: audio.sampleRate)
                     seconds += Double(audio.samples.count) / audio.sampleRate
                     files += 1
-                    for level in 5...10 { perLevel[level] += SoundModelTrainer.simulate(rec, model: model, sensitivity: Sensitivity(level)).count }
+                    for level in 5...10 {
+                        perLevel[level] += SoundModelTrainer.simulate(rec, model: model, sensitivity: Sensitivity(level)).count
+                    }
                 }
-                print(String(format: "  EVALDIR %@: %d files, %.2f h: events at sensitivity 5 / 6 / 7 / 8 / 9 / 10: %d / %d / %d / %d / %d / %d", dir, files, seconds / 3600, perLevel[5], perLevel[6], perLevel[7], perLevel[8], perLevel[9], perLevel[10]))
+                print(
+                    String(
+                        format: "  EVALDIR %@: %d files, %.2f h: events at sensitivity 5 / 6 / 7 / 8 / 9 / 10: %d / %d / %d / %d / %d / %d",
+                        dir, files, seconds / 3600, perLevel[5], perLevel[6], perLevel[7], perLevel[8], perLevel[9], perLevel[10]))
                 if let labelsPath = env["EVALLABELS"] {
                     // The same folder scored against its own labels (event F1, 0.5 s onset collar).
-                    let refs = DevelopmentSet.parseLabels(try String(contentsOfFile: labelsPath, encoding: .utf8)).filter { $0.label == label }
+                    let refs = DevelopmentSet.parseLabels(try String(contentsOfFile: labelsPath, encoding: .utf8)).filter {
+                        $0.label == label
+                    }
                     var recs: [RecordingFeatures] = []
                     for name in names where name.hasSuffix(".wav") {
                         let audio = try DevData.loadAudio("\(dir)/\(name)")
@@ -408,7 +445,10 @@ struct Diagnostics: ParsableCommand {
                         var found: [String: [TrackedEvent]] = [:]
                         for rec in recs { found[rec.name] = SoundModelTrainer.simulate(rec, model: model, sensitivity: Sensitivity(level)) }
                         let f = SoundModelTrainer.score(label: label, found: found, recordings: recs, annotations: refs).event
-                        print(String(format: "  EVALLABELS level %d: event F1 %.3f (TP %d FP %d FN %d)", level, f.f1, f.truePositives, f.falsePositives, f.falseNegatives))
+                        print(
+                            String(
+                                format: "  EVALLABELS level %d: event F1 %.3f (TP %d FP %d FN %d)", level, f.f1, f.truePositives,
+                                f.falsePositives, f.falseNegatives))
                     }
                 }
             }

@@ -68,7 +68,9 @@ struct LearnedThroughput: ParsableCommand {
         _ = try Self.run(.detectors, files: Array(files.prefix(5)))  // warm up
         for stage in [Stage.decode, .stft, .detectors] {
             let r = try Self.run(stage, files: files)
-            print("throughput \(stage): \(Int(r.media)) s of 44.1 kHz mono in \(String(format: "%.2f", r.seconds)) s wall = \(Int(r.media / r.seconds))x, \(String(format: "%.2f", r.cpu)) s thread CPU = \(Int(r.media / r.cpu))x real time")
+            print(
+                "throughput \(stage): \(Int(r.media)) s of 44.1 kHz mono in \(String(format: "%.2f", r.seconds)) s wall = \(Int(r.media / r.seconds))x, \(String(format: "%.2f", r.cpu)) s thread CPU = \(Int(r.media / r.cpu))x real time"
+            )
         }
     }
 }

@@ -77,7 +77,9 @@ extension DevData {
             print("split \(label): \(val.count) of \(all.count) events in validation")
         }
         let negatives = dev.files.filter { f in !dev.annotations.contains { $0.file == f } }
-        print("split: \(dev.validation.count) validation files, negatives \(negatives.filter { dev.validation.contains($0) }.count) of \(negatives.count)")
+        print(
+            "split: \(dev.validation.count) validation files, negatives \(negatives.filter { dev.validation.contains($0) }.count) of \(negatives.count)"
+        )
         let allRecordings = try shippedTrainingFeatures(dev, seed: seed)
         let recordings = allRecordings.filter { !$0.name.contains("#") }
         print("features: \(recordings.count) files in \(Date().timeIntervalSince(started)) s")
@@ -95,8 +97,18 @@ extension DevData {
                 metadata: [
                     ("dataHash", .string("fnv1a64:" + hash)),
                     ("data", .string("shared/data/dev (232 files)")),
-                    ("split", .string("group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %")),
-                    ("extraNegatives", .string("9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)")),
+                    (
+                        "split",
+                        .string(
+                            "group-aware stratified: components of shared foreground sources in FNV-1a(vigil-sounds-split-v1 + first file) order, to validation while every category stays <= 35 %"
+                        )
+                    ),
+                    (
+                        "extraNegatives",
+                        .string(
+                            "9 synthetic steady noises (white/pink/brown, 3 levels), 4 files of abrupt noise bursts, 6 files of steady tones (20 s each; not for glassBreak)"
+                        )
+                    ),
                 ]
                     + (extras.isEmpty
                         ? []

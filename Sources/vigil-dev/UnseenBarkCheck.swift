@@ -78,11 +78,13 @@ struct UnseenBarkCheck: ParsableCommand {
                     clip: clip.samples, rate: clip.sampleRate, background: bg.samples, backgroundRate: bg.sampleRate, snrDB: snr)
                 let name = "\(clipName)@\(Int(snr))dB"
                 annotations += barks.map { LabelEvent(file: name, onset: $0.onset, offset: $0.offset, label: "dogBark") }
-                recordings.append(RecordingFeatures(name: name, duration: Double(samples.count) / clip.sampleRate, sampleRate: clip.sampleRate))
+                recordings.append(
+                    RecordingFeatures(name: name, duration: Double(samples.count) / clip.sampleRate, sampleRate: clip.sampleRate))
                 for level in [5, 8, 10] {
                     let settings = DetectorSettings(sensitivity: [.dogBark: Sensitivity(level)])
                     let events = runLearned(samples, rate: clip.sampleRate, triggers: [.dogBark], settings: settings).map {
-                        TrackedEvent(onset: $0.start, offset: $0.end, detectedAt: $0.detectedAt, peakProbability: $0.confidence, meanProbability: 0)
+                        TrackedEvent(
+                            onset: $0.start, offset: $0.end, detectedAt: $0.detectedAt, peakProbability: $0.confidence, meanProbability: 0)
                     }
                     found[level, default: [:]][name] = events
                 }
@@ -90,7 +92,9 @@ struct UnseenBarkCheck: ParsableCommand {
         }
         print("unseen barks: \(clips.count) clips, \(annotations.count) barks in \(recordings.count) scenes")
         for level in [5, 8, 10] {
-            let fig = SoundModelTrainer.score(label: "dogBark", found: found[level] ?? [:], recordings: recordings, annotations: annotations).event
+            let fig = SoundModelTrainer.score(
+                label: "dogBark", found: found[level] ?? [:], recordings: recordings, annotations: annotations
+            ).event
             let perSNR = Self.snrs.map { snr in
                 let names = Set(recordings.map(\.name).filter { $0.hasSuffix("@\(Int(snr))dB") })
                 let f = SoundModelTrainer.score(

@@ -30,8 +30,10 @@ do {
     let names = try FileManager.default.contentsOfDirectory(atPath: modelsDirectory.path).filter { $0.hasSuffix(".json") }.sorted()
     guard !names.isEmpty else { fail("no model files (*.json) in \(modelsDirectory.path)") }
     let files = try names.map { name in
-        (name: modelsDirectory.appendingPathComponent(name).path,
-         text: try String(contentsOf: modelsDirectory.appendingPathComponent(name), encoding: .utf8))
+        (
+            name: modelsDirectory.appendingPathComponent(name).path,
+            text: try String(contentsOf: modelsDirectory.appendingPathComponent(name), encoding: .utf8)
+        )
     }
     let source = try EmbeddedModelsSource.render(files: files)
     try Data(source.utf8).write(to: output, options: .atomic)

@@ -122,7 +122,9 @@ struct AnalyzeCommand: ParsableCommand {
 
     func validate() throws {
         if frames == nil && video == nil {
-            if motionMasks != nil || motionTrace != nil { throw ValidationError("--motion-masks and --motion-trace go with --frames or --video") }
+            if motionMasks != nil || motionTrace != nil {
+                throw ValidationError("--motion-masks and --motion-trace go with --frames or --video")
+            }
             if audio != nil { throw ValidationError("--audio goes with --frames or --video") }
             if fps != nil { throw ValidationError("--fps goes with --frames") }
         }
@@ -164,7 +166,8 @@ struct AnalyzeCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         for warning in loaded.warnings { Self.stderr("warning: \(warning)") }
-        var plan = AnalysisOptions.plan(for: loaded, sensitivities: try parsedSensitivities(), triggers: try parsedTriggers(), explain: explain)
+        var plan = AnalysisOptions.plan(
+            for: loaded, sensitivities: try parsedSensitivities(), triggers: try parsedTriggers(), explain: explain)
         plan.settings.models = try modelOptions.loadOrExit()
         do {
             let outcome = try analysis.run(plan: plan, device: loaded.device, limits: try inputLimits.limits, makeSinks: makeSinks)

@@ -39,7 +39,8 @@ extension BenchCommand {
         }
 
         func run() throws {
-            let bench = BatchBench(directory: directory, count: count, seconds: seconds, jobs: jobs ?? availableCores, runs: runs, json: json)
+            let bench = BatchBench(
+                directory: directory, count: count, seconds: seconds, jobs: jobs ?? availableCores, runs: runs, json: json)
             do {
                 try bench.run { FileHandle.standardOutput.write(Data($0.utf8)) }
             } catch let error as BatchBench.InputError {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import VigilBench
-import VigilPipeline
 import VigilInference
+import VigilPipeline
 import VigilScoring
 import VigilTraining
 
@@ -98,17 +98,20 @@ extension BenchCommand {
             do {
                 _ = try AccuracyBench.readAnnotations(labels, option: "--labels")
                 // Read before the detectors run, so that a bad provenance file does not cost the run.
-                let provenanceRows: [DevelopmentSet.SourceRow]?
-                do { provenanceRows = try TrainingInputs.provenance(named: provenance, labels: labels) } catch { throw ValidationError(error.description) }
+                let provenanceRows = try TrainingInputs.provenance(named: provenance, labels: labels)
                 var bench = AccuracyBench(
-                    labels: labels, audioDirectory: audioDir, settings: AccuracySettings(collar: collar, evaluateOffsets: offsets, segment: segment),
+                    labels: labels, audioDirectory: audioDir,
+                    settings: AccuracySettings(collar: collar, evaluateOffsets: offsets, segment: segment),
                     jobs: jobs ?? availableCores)
-                (bench.system, bench.writeSystem, bench.provenance, bench.countVoiceBackground) = (system, writeSystem, provenanceRows, countVoiceBackground)
+                (bench.system, bench.writeSystem, bench.provenance) = (system, writeSystem, provenanceRows)
+                bench.countVoiceBackground = countVoiceBackground
                 (bench.json, bench.chart, bench.showProgress, bench.verbose) = (json, chart, !noProgress, verbose)
                 (bench.models, bench.learnedLabels) = (models, ModelReplacement.replaceable)
                 let failures = try bench.run(output: { FileHandle.standardOutput.write(Data($0.utf8)) }, messages: AnalyzeCommand.stderr)
                 if failures > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
             } catch let error as AccuracyBench.InputError {
+                throw ValidationError(error.description)
+            } catch let error as TrainingInputError {
                 throw ValidationError(error.description)
             }
         }
@@ -187,7 +190,8 @@ extension BenchCommand {
         }
 
         func run() throws {
-            let bench = KernelBench(kernels: only.map { [$0] } ?? KernelBench.Kernel.allCases, runs: runs, seconds: seconds, iterations: iterations)
+            let bench = KernelBench(
+                kernels: only.map { [$0] } ?? KernelBench.Kernel.allCases, runs: runs, seconds: seconds, iterations: iterations)
             print(bench.run().serialized(.pretty))
         }
     }

@@ -44,7 +44,10 @@ struct DeviceCommand: ParsableCommand {
                 }
                 throw ExitCode(ExitStatus.usage)
             }
-            let output = json ? (stdout: DeviceValidationOutput.jsonLines(report, file: file), stderr: "") : DeviceValidationOutput.text(report, file: file)
+            let output =
+                json
+                ? (stdout: DeviceValidationOutput.jsonLines(report, file: file), stderr: "")
+                : DeviceValidationOutput.text(report, file: file)
             FileHandle.standardError.write(Data(output.stderr.utf8))
             FileHandle.standardOutput.write(Data(output.stdout.utf8))
             if !report.isValid { throw ExitCode(ExitStatus.usage) }

@@ -11,7 +11,8 @@ struct InputLimitOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Largest decoded image or video frame in bytes (default 268435456 = 256 MiB).", valueName: "BYTES"))
     var maxImageBytes: Int?
 
-    @Option(help: ArgumentHelp("Longest audio recording or stream, in seconds (default 86400 = 24 h; inf: no limit).", valueName: "SECONDS"))
+    @Option(
+        help: ArgumentHelp("Longest audio recording or stream, in seconds (default 86400 = 24 h; inf: no limit).", valueName: "SECONDS"))
     var maxAudioDuration: Double?
 
     @Option(help: ArgumentHelp("Most audio channels in a file or raw PCM stream (default 64).", valueName: "N"))

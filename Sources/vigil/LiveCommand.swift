@@ -21,7 +21,7 @@ struct LiveCommand: ParsableCommand {
             server (docs/live.md), by default on 127.0.0.1:8787. An event is announced by an \
             "eventStarted" record as soon as its detector confirms it (a sound, an alarm pattern, the \
             first motion in a zone), and reported by its "event" record (same "id") when it is final.
-            
+
               GET  /events             Server-Sent Events (WebSocket: Upgrade)
               GET  /device             device state (device-file JSON)
               GET  /health, /metrics   status; Prometheus text

@@ -33,7 +33,9 @@ struct SummaryCommand: ParsableCommand {
 
         func run() throws {
             let merged: RunSummary, duplicates: [String]
-            do { (merged, duplicates) = try RecordingOutputWriter.mergeSummaries(summaries) } catch { throw ValidationError(error.description) }
+            do { (merged, duplicates) = try RecordingOutputWriter.mergeSummaries(summaries) } catch {
+                throw ValidationError(error.description)
+            }
             for file in duplicates { AnalyzeCommand.stderr("warning: \(file) appears in more than one summary; the last one is kept") }
             if let out {
                 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

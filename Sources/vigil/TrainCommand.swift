@@ -59,7 +59,8 @@ struct TrainCommand: ParsableCommand {
         help: ArgumentHelp(
             "A directory (searched recursively) or file of extra negative recordings: audio with no event of any label, used "
                 + "for training only, never for validation. Repeatable.",
-            discussion: "The shipped dogBark model trains with rendered music: make training-music, then --negatives .build/training-music."))
+            discussion: "The shipped dogBark model trains with rendered music: make training-music, then --negatives .build/training-music."
+        ))
     var negatives: [String] = []
 
     @Option(
@@ -67,7 +68,9 @@ struct TrainCommand: ParsableCommand {
         help: ArgumentHelp(
             "A directory of extra labeled recordings: its audio files (searched recursively) and their events in DIR/labels.tsv "
                 + "(file names relative to DIR), used for training only, never for validation.",
-            discussion: "The shipped personTalking model trains with other speakers' words: make training-words, then --positives .build/training-words."))
+            discussion:
+                "The shipped personTalking model trains with other speakers' words: make training-words, then --positives .build/training-words."
+        ))
     var positives: String?
 
     @Option(
@@ -124,33 +127,20 @@ struct TrainCommand: ParsableCommand {
     var trigger: EventTriggerType { EventTriggerType(rawValue: resolvedLabel)! }
 
     func validate() throws {
-        guard let trigger = EventTriggerType(rawValue: resolvedLabel), SoundModelRecipe.trainable.contains(trigger) else {
-            let names = SoundModelRecipe.trainable.map(\.rawValue)
-            throw ValidationError(
-                "cannot train '\(resolvedLabel)': give --label \(names.dropLast().joined(separator: ", ")) or \(names.last!) (or name --out after it)")
-        }
-        if let copies, copies < 0 || copies > 10 { throw ValidationError("--copies must be 0...10") }
-        for path in negatives {
-            let (found, problems) = InputDiscovery.expand([path])
-            if let problem = problems.first { throw ValidationError("--negatives \(problem)") }
-            if found.isEmpty { throw ValidationError("--negatives \(path): no audio files") }
-        }
-        try Self.usage {
-            if let positives { _ = try TrainingInputs.extraPositives(positives, label: resolvedLabel) }
-            if let clips { _ = try TrainingInputs.clipList(clips) }
-        }
-        if folds < 2 || folds > 20 { throw ValidationError("--folds must be 2...20") }
-        if let augment, augment < 0 || augment > 8 { throw ValidationError("--augment must be 0...8") }
-        if let decisionChoice, TrainingOptions.DecisionChoice(rawValue: decisionChoice) == nil {
-            throw ValidationError("--decision-choice \(decisionChoice): expected 'part' or 'out-of-fold'")
-        }
-        if let resample {
-            guard crossValidate else { throw ValidationError("--resample needs --cross-validate (it sets the rate the folds are scored at)") }
-            guard (4_000...96_000).contains(resample) else { throw ValidationError("--resample \(resample): must be 4000...96000 Hz") }
+        if let problem = TrainingInputs.settingsProblem(
+            label: resolvedLabel, copies: copies, folds: folds, augment: augment, decisionChoice: decisionChoice, resample: resample,
+            crossValidate: crossValidate)
+        {
+            throw ValidationError(problem)
         }
         // Checked before the minutes of training, so that their result is not lost to a typo.
         try Self.usage {
-            for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) { try TrainingInputs.checkWritable(path, option: option) }
+            try TrainingInputs.checkNegatives(negatives)
+            if let positives { _ = try TrainingInputs.extraPositives(positives, label: resolvedLabel) }
+            if let clips { _ = try TrainingInputs.clipList(clips) }
+            for (option, path) in [("--out", out)] + (embed.map { [("--embed", $0)] } ?? []) {
+                try TrainingInputs.checkWritable(path, option: option)
+            }
         }
     }
 

@@ -27,10 +27,12 @@ func readAll(_ path: String, block: Int = 1000) throws -> (samples: [Float], rea
 
 @Suite("Audio file reader")
 struct AudioFileReaderTests {
-    @Test("round trip through every writable format and several rates", arguments: [
-        (AudioFileWriter.Format.wav16, 8_000, "wav"), (.wav16, 44_100, "wav"), (.wavFloat, 192_000, "wav"),
-        (.flac16, 16_000, "flac"), (.flac16, 96_000, "flac"), (.aiff16, 48_000, "aiff"), (.oggVorbis, 22_050, "ogg"),
-    ])
+    @Test(
+        "round trip through every writable format and several rates",
+        arguments: [
+            (AudioFileWriter.Format.wav16, 8_000, "wav"), (.wav16, 44_100, "wav"), (.wavFloat, 192_000, "wav"),
+            (.flac16, 16_000, "flac"), (.flac16, 96_000, "flac"), (.aiff16, 48_000, "aiff"), (.oggVorbis, 22_050, "ogg"),
+        ])
     func roundTrip(format: AudioFileWriter.Format, rate: Int, ext: String) throws {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -213,7 +215,9 @@ struct AudioFileReaderTests {
         let (samples, reader) = try readAll(padded)
         #expect(reader.declaredFrameCount == Int64(signal.samples.count) + 8_820)
         // The decoder no longer trims the last block to the declared end: up to one Vorbis block more.
-        #expect(samples.count >= signal.samples.count && samples.count < signal.samples.count + 2_048, "\(samples.count) of \(signal.samples.count)")
+        #expect(
+            samples.count >= signal.samples.count && samples.count < signal.samples.count + 2_048,
+            "\(samples.count) of \(signal.samples.count)")
         // 3 s more (a stream cut after its length was written): truncated, after every sample is delivered.
         let cut = dir.appendingPathComponent("cut.ogg").path
         try Self.oggDeclaringMore(than: signal, extraFrames: 132_300, at: cut)

@@ -124,10 +124,12 @@ struct AnalyzeCommandTests {
         #expect(viaFile.lines.first?.hasPrefix("cam1/a.flac\t") == true)
     }
 
-    @Test("usage errors exit with status 2", arguments: [
-        ["analyze"], ["analyze", "x.wav", "--format", "xml"], ["analyze", "x.wav", "--sensitivity", "11"],
-        ["analyze", "x.wav", "--sensitivity", "motion=3"], ["analyze", "x.wav", "--triggers", "sound,barking"],
-    ])
+    @Test(
+        "usage errors exit with status 2",
+        arguments: [
+            ["analyze"], ["analyze", "x.wav", "--format", "xml"], ["analyze", "x.wav", "--sensitivity", "11"],
+            ["analyze", "x.wav", "--sensitivity", "motion=3"], ["analyze", "x.wav", "--triggers", "sound,barking"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try CommandRunner.run(arguments)
         #expect(result.status == 2, "\(arguments): \(result.stderr)")

@@ -60,8 +60,12 @@ struct BatchAnalysisTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let inputs = dir.appendingPathComponent("in")
         try makeRecordings(count: 12, in: inputs)
-        let one = try CommandRunner.run(["analyze", inputs.path, "--format", "jsonl", "--jobs", "1", "--out", dir.appendingPathComponent("o1").path])
-        let four = try CommandRunner.run(["analyze", inputs.path, "--format", "jsonl", "--jobs", "4", "--out", dir.appendingPathComponent("o4").path])
+        let one = try CommandRunner.run([
+            "analyze", inputs.path, "--format", "jsonl", "--jobs", "1", "--out", dir.appendingPathComponent("o1").path,
+        ])
+        let four = try CommandRunner.run([
+            "analyze", inputs.path, "--format", "jsonl", "--jobs", "4", "--out", dir.appendingPathComponent("o4").path,
+        ])
         #expect(one.status == 0 && four.status == 0)
         #expect(one.lines.count >= 12)
         #expect(one.stdout == four.stdout)
@@ -131,7 +135,9 @@ struct BatchAnalysisTests {
         for i in 0..<3 {
             let out = dir.appendingPathComponent("shard\(i)").path
             shardOutputs.append(out)
-            let r = try CommandRunner.run(["analyze", inputs.path, "--format", "tsv", "--shard", "\(i)/3", "--out", out, "--triggers", "sound"])
+            let r = try CommandRunner.run([
+                "analyze", inputs.path, "--format", "tsv", "--shard", "\(i)/3", "--out", out, "--triggers", "sound",
+            ])
             #expect(r.status == 0)
             files += r.lines.map { String($0.split(separator: "\t")[0]) }
         }
@@ -166,7 +172,8 @@ struct BatchAnalysisTests {
         // Replace one recording: it no longer matches its marker.
         var s = SignalBuffer(sampleRate: 16_000, duration: 4)
         s.addTone(frequency: 700, start: 2, duration: 1, dBFS: -10)
-        try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .flac16, to: inputs.appendingPathComponent("cam-a/rec000.flac").path)
+        try AudioFileWriter.write(
+            s.samples, sampleRate: 16_000, format: .flac16, to: inputs.appendingPathComponent("cam-a/rec000.flac").path)
         let changed = try CommandRunner.run(["analyze", inputs.path, "--out", out, "--format", "tsv"])
         #expect(changed.stderr.contains("resumed: 2 of 3"))
     }

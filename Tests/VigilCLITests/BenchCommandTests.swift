@@ -85,7 +85,9 @@ struct BenchCommandTests {
         #expect(again["segmentBased"]?["classWise"]?["sound"] == report["segmentBased"]?["classWise"]?["sound"])
     }
 
-    @Test("bench accuracy: references of files not in the folder are one summary line (listed with --verbose and in JSON); lengths say what they count; --write-system times are milliseconds")
+    @Test(
+        "bench accuracy: references of files not in the folder are one summary line (listed with --verbose and in JSON); lengths say what they count; --write-system times are milliseconds"
+    )
     func summariesAndLengths() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -106,14 +108,18 @@ struct BenchCommandTests {
 
         let text = try CommandRunner.run(["bench", "accuracy", "--labels", labelPath, audio, "--no-progress", "--write-system", systemPath])
         #expect(text.status == 0, "\(text.stderr)")
-        let warnings = text.stderr.split(separator: "\n").filter { $0.contains("have references but are not in") || $0.contains("has references") }
+        let warnings = text.stderr.split(separator: "\n").filter {
+            $0.contains("have references but are not in") || $0.contains("has references")
+        }
         #expect(warnings.count == 1, "\(text.stderr)")
         #expect(warnings.first?.contains("3 files have references but are not in") == true, "\(text.stderr)")
         #expect(!text.stderr.contains("gone1.wav"))
         // The header gives the audio's length; each table says which length it sums.
         #expect(text.stdout.contains("1 files, 0.1 min of audio (8.00 s)"), "\(text.stdout)")
         #expect(text.stdout.contains("1.80 s evaluated (each file up to its last reference offset"), "\(text.stdout)")
-        #expect(text.stdout.contains(" s evaluated (each file up to its last reference or detected offset, as sed_eval counts it)"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains(" s evaluated (each file up to its last reference or detected offset, as sed_eval counts it)"),
+            "\(text.stdout)")
         // Detection times in milliseconds.
         let system = try String(contentsOfFile: systemPath, encoding: .utf8)
         let rows = system.split(separator: "\n").map { $0.split(separator: "\t") }
@@ -148,13 +154,19 @@ struct BenchCommandTests {
         let copy = dir.appendingPathComponent("dogBark-copy.json")
         try FileManager.default.copyItem(at: CommandRunner.packageRoot.appendingPathComponent("Models/dogBark.json"), to: copy)
         let audio = dir.path
-        let result = try CommandRunner.run(["bench", "accuracy", "--labels", labels, audio, "--no-progress", "--model", "dogBark=\(copy.path)"])
+        let result = try CommandRunner.run([
+            "bench", "accuracy", "--labels", labels, audio, "--no-progress", "--model", "dogBark=\(copy.path)",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let notes = result.stdout.split(separator: "\n").filter { $0.hasPrefix("note: ") }
-        #expect(notes.contains { $0.contains("glassBreak:") && $0.contains("of the 6 scored files are training data of the shipped glassBreak model") }, "\(result.stdout)")
+        #expect(
+            notes.contains {
+                $0.contains("glassBreak:") && $0.contains("of the 6 scored files are training data of the shipped glassBreak model")
+            }, "\(result.stdout)")
         #expect(notes.contains { $0.contains("personTalking:") && $0.contains("optimistic") }, "\(result.stdout)")
         #expect(!notes.contains { $0.contains("dogBark") }, "\(result.stdout)")
-        let json = try JSONValue.parse(try CommandRunner.run(["bench", "accuracy", "--labels", labels, audio, "--no-progress", "--json"]).stdout)
+        let json = try JSONValue.parse(
+            try CommandRunner.run(["bench", "accuracy", "--labels", labels, audio, "--no-progress", "--json"]).stdout)
         #expect((json["shippedModelTrainingData"]?["dogBark"]?["scoredTrainingFiles"]?.intValue ?? 0) > 0, "\(json)")
         #expect(json["shippedModelTrainingData"]?["dogBark"]?["heldOutEventF1"]?.doubleValue == 0.4737)
     }
@@ -174,22 +186,22 @@ struct BenchCommandTests {
             toFile: labelPath, atomically: true, encoding: .utf8)
         // kids.wav is children playing throughout; scene.wav has children playing from 3 s to 5 s.
         try """
-            filename\trole\tsource_class\tsource_repo\toriginal_path\tlicense\tlocal_path\tsrc_start_s\tsrc_end_s\tout_start_s
-            kids.wav\tbackground\tnegative_children_playing\tr\to\tl\tkids/a.wav\t0\t6\t0
-            scene.wav\tbackground\tnegative_children_playing\tr\to\tl\tkids/b.wav\t10\t12\t3
-            scene.wav\tbackground\tnegative_vacuum\tr\to\tl\tvac/c.wav\t0\t3\t0
+        filename\trole\tsource_class\tsource_repo\toriginal_path\tlicense\tlocal_path\tsrc_start_s\tsrc_end_s\tout_start_s
+        kids.wav\tbackground\tnegative_children_playing\tr\to\tl\tkids/a.wav\t0\t6\t0
+        scene.wav\tbackground\tnegative_children_playing\tr\to\tl\tkids/b.wav\t10\t12\t3
+        scene.wav\tbackground\tnegative_vacuum\tr\to\tl\tvac/c.wav\t0\t3\t0
 
-            """.write(toFile: dir.appendingPathComponent("PROVENANCE.tsv").path, atomically: true, encoding: .utf8)
+        """.write(toFile: dir.appendingPathComponent("PROVENANCE.tsv").path, atomically: true, encoding: .utf8)
         let systemPath = dir.appendingPathComponent("system.tsv").path
         try """
-            talk.wav\t1.0\t2.0\tpersonTalking
-            kids.wav\t1.0\t2.0\tpersonTalking
-            scene.wav\t3.4\t4.1\tpersonTalking
-            scene.wav\t4.5\t4.8\tpersonTalking
-            scene.wav\t0.5\t1.0\tpersonTalking
-            quiet.wav\t1.0\t2.0\tpersonTalking
+        talk.wav\t1.0\t2.0\tpersonTalking
+        kids.wav\t1.0\t2.0\tpersonTalking
+        scene.wav\t3.4\t4.1\tpersonTalking
+        scene.wav\t4.5\t4.8\tpersonTalking
+        scene.wav\t0.5\t1.0\tpersonTalking
+        quiet.wav\t1.0\t2.0\tpersonTalking
 
-            """.write(toFile: systemPath, atomically: true, encoding: .utf8)
+        """.write(toFile: systemPath, atomically: true, encoding: .utf8)
         let base = ["bench", "accuracy", "--labels", labelPath, dir.path, "--system", systemPath, "--json"]
 
         // Default: PROVENANCE.tsv beside the labels applies. The detections starting in a region with
@@ -211,7 +223,10 @@ struct BenchCommandTests {
         #expect(r["notCounted"]?["personTalking"]?["files"]?.intValue == 2)
         #expect(r["notCounted"]?["personTalking"]?["detections"]?.intValue == 2)
         let text = try CommandRunner.run(["bench", "accuracy", "--labels", labelPath, dir.path, "--system", systemPath])
-        #expect(text.stdout.contains("personTalking: voice-background material not counted against it (2 regions in 2 files); 2 detections there left out"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains(
+                "personTalking: voice-background material not counted against it (2 regions in 2 files); 2 detections there left out"),
+            "\(text.stdout)")
 
         // --count-voice-background: plain sed_eval, every detection counts.
         let plain = try JSONValue.parse(try CommandRunner.run(base + ["--count-voice-background"]).stdout)

@@ -97,7 +97,9 @@ struct DeviceCommandTests {
         }
         let validate = try CommandRunner.run(["device", "validate", path])
         #expect(validate.status == 0, "\(validate.stderr)")
-        #expect(validate.stderr.contains("enabledEventTriggers: personDetected is enabled but Vigil has no detector for it"), "\(validate.stderr)")
+        #expect(
+            validate.stderr.contains("enabledEventTriggers: personDetected is enabled but Vigil has no detector for it"),
+            "\(validate.stderr)")
         #expect(validate.stderr.contains("packageDetected is enabled"))
         #expect(!validate.stderr.contains("motion is enabled") && !validate.stderr.contains("smokeAlarm is enabled"))
         let json = try CommandRunner.run(["device", "validate", path, "--json"])
@@ -110,7 +112,9 @@ struct DeviceCommandTests {
 
     @Test("--triggers naming a trigger nothing detects is a usage error naming it")
     func undetectableTriggerFilter() throws {
-        let result = try CommandRunner.run(["analyze", "Samples/demo-scene.flac", "--triggers", "motion,vehicleDetected", "--format", "jsonl"])
+        let result = try CommandRunner.run([
+            "analyze", "Samples/demo-scene.flac", "--triggers", "motion,vehicleDetected", "--format", "jsonl",
+        ])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("--triggers: vehicleDetected has no detector in Vigil"), "\(result.stderr)")

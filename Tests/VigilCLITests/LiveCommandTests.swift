@@ -30,7 +30,9 @@ struct LiveCommandTests {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         #expect(bound)
         let port = Int(UInt16(bigEndian: address.sin_port))
@@ -52,7 +54,9 @@ struct LiveCommandTests {
     @Test func helpShowsTheAPIAndACurlSession() throws {
         let help = try CommandRunner.run(["live", "--help"])
         #expect(help.status == 0)
-        for text in ["GET  /events", "POST /zones", "--token-file", "curl -N localhost:8787/events", "--speed", "--loop", "y4m", "eventStarted"] {
+        for text in [
+            "GET  /events", "POST /zones", "--token-file", "curl -N localhost:8787/events", "--speed", "--loop", "y4m", "eventStarted",
+        ] {
             #expect(help.stdout.contains(text), "missing \(text)")
         }
     }
@@ -98,7 +102,8 @@ struct LiveCommandTests {
         let name = fromStdin ? "stdin" : y4m.path
         #expect(lines.allSatisfy { $0.contains(#""file":"\#(name)""#) })
         let started = lines.filter { $0.contains(#""type":"eventStarted""#) }
-        #expect(started.count == 1 && started.first?.contains(#""trigger":"motion""#) == true && started.first?.contains(#""zone":1"#) == true)
+        #expect(
+            started.count == 1 && started.first?.contains(#""trigger":"motion""#) == true && started.first?.contains(#""zone":1"#) == true)
         #expect(lines.contains { $0.contains(#""type":"zoneTriggered""#) && $0.contains(#""zone":1"#) })
         #expect(lines.filter { $0.contains(#""type":"event""#) && $0.contains(#""zone":1"#) }.count == 1)
         #expect(lines.last?.contains(#""type":"end""#) == true)

@@ -17,7 +17,9 @@ import VigilTestSupport
         let process = Process()
         process.executableURL = CommandRunner.executable
         // Looped at twice real time: the source never ends by itself.
-        process.arguments = ["live", "Samples/demo-scene.flac", "--loop", "--speed", "2", "--device", "Samples/front-door.json", "--listen", "127.0.0.1:0"]
+        process.arguments = [
+            "live", "Samples/demo-scene.flac", "--loop", "--speed", "2", "--device", "Samples/front-door.json", "--listen", "127.0.0.1:0",
+        ]
         process.currentDirectoryURL = CommandRunner.packageRoot
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)

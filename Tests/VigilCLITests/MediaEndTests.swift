@@ -7,7 +7,8 @@ import VigilTestSupport
 private func frontDoor(mode: Int, in dir: URL) throws -> URL {
     let text = try String(contentsOf: sample("front-door.json"), encoding: .utf8)
     let device = dir.appendingPathComponent("front-door-\(mode).json")
-    try Data(text.replacingOccurrences(of: "\"selectedRecordingMode\": 1", with: "\"selectedRecordingMode\": \(mode)").utf8).write(to: device)
+    try Data(text.replacingOccurrences(of: "\"selectedRecordingMode\": 1", with: "\"selectedRecordingMode\": \(mode)").utf8).write(
+        to: device)
     return device
 }
 
@@ -47,7 +48,8 @@ struct MediaEndTests {
         let audio = dir.appendingPathComponent("burst.wav")
         let synth = try CommandRunner.run(["synth", scenario.path, "--out", audio.path])
         #expect(synth.status == 0, "\(synth.stderr)")
-        let (records, seconds) = try analyze([audio.path, "--device", try frontDoor(mode: mode, in: dir).path], out: dir.appendingPathComponent("out"))
+        let (records, seconds) = try analyze(
+            [audio.path, "--device", try frontDoor(mode: mode, in: dir).path], out: dir.appendingPathComponent("out"))
         #expect(seconds == 8)
         let events = of(records, type: "event")
         #expect(!events.isEmpty, "\(records)")
@@ -63,7 +65,10 @@ struct MediaEndTests {
         let dir = try temporaryDirectory()
         let out = dir.appendingPathComponent("out")
         let (records, seconds) = try analyze(
-            ["--frames", "Samples/demo-frames", "--fps", "10", "--audio", "Samples/demo-scene.flac", "--device", try frontDoor(mode: 3, in: dir).path],
+            [
+                "--frames", "Samples/demo-frames", "--fps", "10", "--audio", "Samples/demo-scene.flac", "--device",
+                try frontDoor(mode: 3, in: dir).path,
+            ],
             out: out)
         let videoEnd = 3.0  // 30 frames at 10 fps
         #expect(seconds > 30)
@@ -81,9 +86,11 @@ struct MediaEndTests {
                 snapshotIndices.append(try #require(snapshot["index"]?.intValue))
             } else {
                 #expect(detectedAt > videoEnd, "an event during the video lost its snapshot: \(event)")
-                #expect(of(records, type: "suppressed").contains {
-                    $0["time"]?.doubleValue == detectedAt && $0["scope"]?.stringValue == "snapshot" && $0["rule"]?.stringValue == "video.ended"
-                }, "no --explain record for \(event)")
+                #expect(
+                    of(records, type: "suppressed").contains {
+                        $0["time"]?.doubleValue == detectedAt && $0["scope"]?.stringValue == "snapshot"
+                            && $0["rule"]?.stringValue == "video.ended"
+                    }, "no --explain record for \(event)")
             }
         }
         #expect(events.contains { $0["snapshot"] == nil }, "the demo's later sounds come after the video")
@@ -106,32 +113,44 @@ struct MediaEndTests {
                 at: sample("demo-frames").appendingPathComponent(name), to: firstTwenty.appendingPathComponent(name))
         }
         func soundSnapshot(_ frames: String, _ out: URL) throws -> Data {
-            let (records, _) = try analyze(["--frames", frames, "--fps", "6.5", "--audio", "Samples/demo-scene.flac", "--device", device], out: out)
-            let sound = try #require(of(records, type: "event").first { $0["trigger"]?.stringValue == "sound" && $0["detectedAt"]?.doubleValue == 3 })
+            let (records, _) = try analyze(
+                ["--frames", frames, "--fps", "6.5", "--audio", "Samples/demo-scene.flac", "--device", device], out: out)
+            let sound = try #require(
+                of(records, type: "event").first { $0["trigger"]?.stringValue == "sound" && $0["detectedAt"]?.doubleValue == 3 })
             let index = try #require(sound["snapshot"]?["index"]?.intValue)
             return try Data(contentsOf: try snapshotDirectory(under: out).appendingPathComponent("\(index).png"))
         }
         // With only frames 0...19 the video ends at 3.077 s and frame 19 is the only candidate.
-        #expect(try soundSnapshot("Samples/demo-frames", dir.appendingPathComponent("all")) == soundSnapshot(firstTwenty.path, dir.appendingPathComponent("twenty")))
+        #expect(
+            try soundSnapshot("Samples/demo-frames", dir.appendingPathComponent("all"))
+                == soundSnapshot(firstTwenty.path, dir.appendingPathComponent("twenty")))
     }
 
-    @Test("ebr: a smoke alarm in the clip's blind period still gets its clip; the generic sound of its beeps is subsumed from its confirmation on")
+    @Test(
+        "ebr: a smoke alarm in the clip's blind period still gets its clip; the generic sound of its beeps is subsumed from its confirmation on"
+    )
     func smokeAlarmKeepsItsClip() throws {
         let dir = try temporaryDirectory()
-        let (records, seconds) = try analyze(["Samples/demo-scene.flac", "--device", "Samples/front-door.json"], out: dir.appendingPathComponent("out"))
+        let (records, seconds) = try analyze(
+            ["Samples/demo-scene.flac", "--device", "Samples/front-door.json"], out: dir.appendingPathComponent("out"))
         let events = of(records, type: "event")
         let alarm = try #require(events.first { $0["trigger"]?.stringValue == "smokeAlarm" })
         let clip = try #require(alarm["clip"], "the smoke alarm lost its clip: \(alarm)")
         #expect((clip["end"]?.doubleValue ?? .infinity) <= seconds)
         let suppressed = of(records, type: "suppressed")
         #expect(!suppressed.contains { $0["trigger"]?.stringValue == "smokeAlarm" }, "\(suppressed)")
-        let (alarmStart, alarmEnd, confirmed) = (alarm["start"]!.doubleValue!, alarm["end"]!.doubleValue!, alarm["detectedAt"]!.doubleValue!)
+        let (alarmStart, alarmEnd, confirmed) = (
+            alarm["start"]!.doubleValue!, alarm["end"]!.doubleValue!, alarm["detectedAt"]!.doubleValue!
+        )
         for sound in events where sound["trigger"]?.stringValue == "sound" {
             let overlaps = sound["end"]!.doubleValue! >= alarmStart && sound["start"]!.doubleValue! <= alarmEnd
             #expect(!(overlaps && sound["detectedAt"]!.doubleValue! >= confirmed), "a sound of the alarm's beeps was reported: \(sound)")
         }
         let subsumed = suppressed.filter { $0["rule"]?.stringValue == "safetyAlarm.subsumesSound" }
         #expect(subsumed.count == 2, "\(suppressed)")
-        #expect(subsumed.allSatisfy { $0["trigger"]?.stringValue == "sound" && ($0["reason"]?.stringValue ?? "").contains("smokeAlarm event #") })
+        #expect(
+            subsumed.allSatisfy {
+                $0["trigger"]?.stringValue == "sound" && ($0["reason"]?.stringValue ?? "").contains("smokeAlarm event #")
+            })
     }
 }

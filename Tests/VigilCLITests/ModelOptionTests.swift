@@ -21,7 +21,9 @@ struct ModelOptionTests {
         try parseLines(result).filter { $0["type"]?.stringValue == "event" && $0["trigger"]?.stringValue == trigger }
     }
 
-    @Test("a model file replaces the shipped model of its detector: a copy of the shipped one changes nothing, an always-sure one reports dogBark")
+    @Test(
+        "a model file replaces the shipped model of its detector: a copy of the shipped one changes nothing, an always-sure one reports dogBark"
+    )
     func replacesTheShippedModel() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -30,7 +32,8 @@ struct ModelOptionTests {
         // Base logit +30: every decision is a bark, whatever the trees say.
         let sure = dir.appendingPathComponent("sure.json").path
         let shippedLogit = try #require(try Self.shippedModel("dogBark").firstMatch(of: /"baseLogit": -?[0-9.]+/)).output
-        try Self.shippedModel("dogBark", replacing: String(shippedLogit), with: #""baseLogit": 30"#).write(toFile: sure, atomically: true, encoding: .utf8)
+        try Self.shippedModel("dogBark", replacing: String(shippedLogit), with: #""baseLogit": 30"#).write(
+            toFile: sure, atomically: true, encoding: .utf8)
 
         let arguments = ["analyze", "Samples/demo-scene.flac", "--format", "jsonl", "--triggers", "dogBark"]
         let plain = try CommandRunner.run(arguments)
@@ -53,7 +56,8 @@ struct ModelOptionTests {
         let glass = dir.appendingPathComponent("glassBreak.json").path
         try Self.shippedModel("glassBreak").write(toFile: glass, atomically: true, encoding: .utf8)
         let oldFeatures = dir.appendingPathComponent("old.json").path
-        try Self.shippedModel("dogBark", replacing: #""version": 4,"#, with: #""version": 3,"#).write(toFile: oldFeatures, atomically: true, encoding: .utf8)
+        try Self.shippedModel("dogBark", replacing: #""version": 4,"#, with: #""version": 3,"#).write(
+            toFile: oldFeatures, atomically: true, encoding: .utf8)
         let missing = dir.appendingPathComponent("nowhere.json").path
         let cases: [(String, [String])] = [
             ("dogBark=\(missing)", [missing, "cannot read file"]),
@@ -69,7 +73,9 @@ struct ModelOptionTests {
             #expect(result.stdout.isEmpty, "\(option)")
             for text in expected { #expect(result.stderr.contains(text), "\(option): \(result.stderr)") }
         }
-        let live = try CommandRunner.run(["live", "Samples/scenarios/knocks.json", "--speed", "0", "--listen", "127.0.0.1:0", "--model", "dogBark=\(glass)"])
+        let live = try CommandRunner.run([
+            "live", "Samples/scenarios/knocks.json", "--speed", "0", "--listen", "127.0.0.1:0", "--model", "dogBark=\(glass)",
+        ])
         #expect(live.status == 2, "\(live.stderr)")
         #expect(live.stderr.contains("is a glassBreak model"), "\(live.stderr)")
     }

@@ -108,7 +108,9 @@ struct MotionDiagnosticsTests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOf: tracePath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first == "time\tframe\tzone\tfraction\tdecision\treason")
-        let rows = lines.dropFirst().filter { !$0.isEmpty }.map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let rows = lines.dropFirst().filter { !$0.isEmpty }.map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
         #expect(rows.count == 60 * 2, "one row per frame for zone 1 and privacy zone 2")
         #expect(rows.allSatisfy { $0.count == 6 })
         func row(_ frame: Int, _ zone: String) -> [String]? { rows.first { $0[1] == "\(frame)" && $0[2] == zone } }
@@ -139,7 +141,9 @@ struct MotionDiagnosticsTests {
             let result = try CommandRunner.run(
                 ["analyze", "--video", video.path, "--device", device.path, "--format", "jsonl", "--motion-trace", tracePath.path])
             #expect(result.status == 0, "\(result.stderr)")
-            let rows = try String(contentsOf: tracePath, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+            let rows = try String(contentsOf: tracePath, encoding: .utf8).split(separator: "\n").map {
+                $0.split(separator: "\t", omittingEmptySubsequences: false)
+            }
             let frame55 = try #require(rows.first { $0[1] == "55" && $0[2] == "1" })
             #expect(frame55[4] == "suppressed" && String(frame55[5]) == expected, "\(frame55)")
             #expect(!rows.contains { $0[1] != "55" && $0.count > 5 && $0[5] == "irSwitch" })

@@ -28,7 +28,8 @@ struct OutputFolderTests {
         let out = dir.appendingPathComponent("out")
         let video = ["analyze", "--frames", "frames", "--fps", "10", "--device", device.path, "--format", "jsonl", "--out", out.path]
         // With the audio: motion and sound events, several snapshots.
-        let first = try CommandRunner.run(video + ["--audio", CommandRunner.packageRoot.appendingPathComponent("Samples/demo-scene.flac").path], in: dir)
+        let first = try CommandRunner.run(
+            video + ["--audio", CommandRunner.packageRoot.appendingPathComponent("Samples/demo-scene.flac").path], in: dir)
         #expect(first.status == 0, "\(first.stderr)")
         let folder = out.appendingPathComponent("frames")
         let firstSnapshots = try files(folder).filter { $0.hasPrefix("snapshots/") }
@@ -51,7 +52,10 @@ struct OutputFolderTests {
         let out = dir.appendingPathComponent("out")
         let result = try CommandRunner.run(["analyze", "Samples/demo-scene.flac", "--out", out.path, "--no-report", "--format", "tsv"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try files(out) == ["demo-scene.flac/done.json", "demo-scene.flac/events.jsonl", "demo-scene.flac/events.tsv", "summary.json", "summary.tsv"])
+        #expect(
+            try files(out) == [
+                "demo-scene.flac/done.json", "demo-scene.flac/events.jsonl", "demo-scene.flac/events.tsv", "summary.json", "summary.tsv",
+            ])
         #expect(try String(contentsOf: out.appendingPathComponent("demo-scene.flac/events.tsv"), encoding: .utf8) == result.stdout)
         // The same run with the report is not taken as complete: report.png is drawn.
         let withReport = try CommandRunner.run(["analyze", "Samples/demo-scene.flac", "--out", out.path, "--format", "tsv"])
@@ -111,7 +115,9 @@ struct OutputFolderTests {
 
         let one = try CommandRunner.run(["analyze", "Samples/demo-scene.flac", "--out", out.path, "--format", "tsv"])
         #expect(one.status == 2)
-        #expect(one.stderr.contains(out.path) && one.stderr.contains("4 recordings") && one.stderr.contains("cam-a/rec000.flac"), "\(one.stderr)")
+        #expect(
+            one.stderr.contains(out.path) && one.stderr.contains("4 recordings") && one.stderr.contains("cam-a/rec000.flac"),
+            "\(one.stderr)")
         #expect(one.stderr.contains("use another --out directory"), "\(one.stderr)")
         #expect(try tree(out) == before, "a refused run changed the output directory")
 

@@ -26,7 +26,9 @@ struct TrainCommandTests {
             if k < 4 {
                 for b in 0..<3 {
                     let t = 1.0 + Double(b) * 1.3 + Double(k) * 0.1
-                    for h in 1...6 { s.addTone(frequency: 420 * Double(h) + Double(k * 10), start: t, duration: 0.25, dBFS: -18 - Double(h) * 2) }
+                    for h in 1...6 {
+                        s.addTone(frequency: 420 * Double(h) + Double(k * 10), start: t, duration: 0.25, dBFS: -18 - Double(h) * 2)
+                    }
                     s.addNoise(dBFS: -24, start: t, duration: 0.25, generator: &generator)
                     labels += "\(name)\t\(t)\t\(t + 0.25)\tdogBark\n"
                 }
@@ -48,7 +50,9 @@ struct TrainCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let labels = try makeDataset(in: dir)
         let out = dir.appendingPathComponent("dogBark.json").path
-        let result = try CommandRunner.run(["train", "--labels", labels, dir.appendingPathComponent("audio").path, "--out", out, "--no-progress"])
+        let result = try CommandRunner.run([
+            "train", "--labels", labels, dir.appendingPathComponent("audio").path, "--out", out, "--no-progress",
+        ])
         guard result.status == 0 else { throw CommandFailure(arguments: "train (the suite's plain model)", stderr: result.stderr) }
         return try Data(contentsOf: URL(fileURLWithPath: out))
     }
@@ -73,7 +77,9 @@ struct TrainCommandTests {
         return (result, try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: out))), card)
     }
 
-    @Test("training twice on the same data gives byte-identical model files, with a model card describing the data used and the path written, even when the data's folder and file times differ")
+    @Test(
+        "training twice on the same data gives byte-identical model files, with a model card describing the data used and the path written, even when the data's folder and file times differ"
+    )
     func deterministic() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -100,7 +106,9 @@ struct TrainCommandTests {
         #expect(card.contains("Recordings `\(dir.appendingPathComponent("audio").path)` (8 files, 0.8 min)"), "\(card)")
         #expect(card.contains("labels `\(labels)` (12 dogBark events on these files)"), "\(card)")
         #expect(card.contains("No PROVENANCE.tsv"), "\(card)")
-        for stale in ["Models/dogBark.json", "232 files", "shared/data/dev", "Licence note"] { #expect(!card.contains(stale), "card says \(stale)") }
+        for stale in ["Models/dogBark.json", "232 files", "shared/data/dev", "Licence note"] {
+            #expect(!card.contains(stale), "card says \(stale)")
+        }
         let embedded = try String(contentsOfFile: embed, encoding: .utf8)
         #expect(embedded.contains("dogBark"))
         #expect(output == (try Self.plainModel.get()))
@@ -116,7 +124,9 @@ struct TrainCommandTests {
         #expect(missing.stderr.contains("/nonexistent.tsv"))
     }
 
-    @Test("vigil train uses each label's recipe: personTalking teaches positives from 1 dB, dogBark from 3 dB; onsets lead by half a decision period; only dogBark splits on the burst values")
+    @Test(
+        "vigil train uses each label's recipe: personTalking teaches positives from 1 dB, dogBark from 3 dB; onsets lead by half a decision period; only dogBark splits on the burst values"
+    )
     func labelRecipes() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -158,7 +168,9 @@ struct TrainCommandTests {
         let out = dir.appendingPathComponent("no-such-dir/dogBark.json").path
         let result = try CommandRunner.run(["train", "--labels", labels, audio, "--out", out, "--no-progress"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("--out \(out): directory \(dir.appendingPathComponent("no-such-dir").path) does not exist"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--out \(out): directory \(dir.appendingPathComponent("no-such-dir").path) does not exist"),
+            "\(result.stderr)")
         let embed = dir.appendingPathComponent("missing/EmbeddedModels.swift").path
         let result2 = try CommandRunner.run([
             "train", "--labels", labels, audio, "--out", dir.appendingPathComponent("dogBark.json").path, "--embed", embed, "--no-progress",
@@ -168,7 +180,9 @@ struct TrainCommandTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("dogBark.json").path))
     }
 
-    @Test("--negatives adds training-only negatives: counted in the training decisions and the data hash, never in validation, named in the card; a missing or empty folder is a usage error, a broken file a warning")
+    @Test(
+        "--negatives adds training-only negatives: counted in the training decisions and the data hash, never in validation, named in the card; a missing or empty folder is a usage error, a broken file a warning"
+    )
     func extraNegatives() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -180,7 +194,8 @@ struct TrainCommandTests {
         for k in 0..<2 {
             var s = SignalBuffer(sampleRate: 16_000, duration: 4)
             for f in [261.6, 329.6, 392.0] { s.addTone(frequency: f * Double(k + 1), start: 0.5, duration: 3, dBFS: -20) }
-            try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .wav16, to: negatives.appendingPathComponent("piece\(k).wav").path)
+            try AudioFileWriter.write(
+                s.samples, sampleRate: 16_000, format: .wav16, to: negatives.appendingPathComponent("piece\(k).wav").path)
         }
         try Data("RIFF....WAVEjunk".utf8).write(to: negatives.appendingPathComponent("broken.wav"))
         let trained = try Self.trainWithExtra(["--negatives", negatives.path], labels: labels, in: dir)
@@ -207,7 +222,9 @@ struct TrainCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test("--positives adds training-only labeled recordings: their events are taught, counted in the data hash, never in validation, named in the card; a bad folder or labels file is a usage error naming it")
+    @Test(
+        "--positives adds training-only labeled recordings: their events are taught, counted in the data hash, never in validation, named in the card; a bad folder or labels file is a usage error naming it"
+    )
     func extraPositives() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -226,7 +243,8 @@ struct TrainCommandTests {
                 for h in 1...5 { s.addTone(frequency: 510 * Double(h), start: t, duration: 0.3, dBFS: -20 - Double(h) * 2) }
                 events += "bark\(k).wav\t\(t)\t\(t + 0.3)\tdogBark\n"
             }
-            try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .wav16, to: positives.appendingPathComponent("bark\(k).wav").path)
+            try AudioFileWriter.write(
+                s.samples, sampleRate: 16_000, format: .wav16, to: positives.appendingPathComponent("bark\(k).wav").path)
         }
         try events.write(to: positives.appendingPathComponent("labels.tsv"), atomically: true, encoding: .utf8)
         let trained = try Self.trainWithExtra(["--positives", positives.path], labels: labels, in: dir)
@@ -270,20 +288,25 @@ struct TrainCommandTests {
             let name = "c\(k).flac"
             if k < 3 {
                 let t = 0.8 + Double(k) * 0.7
-                for h in 1...5 { s.addTone(frequency: 430 * Double(h) + Double(k * 20), start: t, duration: 0.3, dBFS: -18 - Double(h) * 2) }
+                for h in 1...5 {
+                    s.addTone(frequency: 430 * Double(h) + Double(k * 20), start: t, duration: 0.3, dBFS: -18 - Double(h) * 2)
+                }
                 s.addNoise(dBFS: -25, start: t, duration: 0.3, generator: &generator)
                 list += "\(name)\tdogBark\tbark\tg\(k / 2)\tno\t4.000\t16000\n"
             } else {
                 s.addTone(frequency: 250 + Double(k) * 150, start: 0.5, duration: 3, dBFS: -26)
                 list += "\(name)\tnegative\tengine\tn\(k)\t\(k == 5 ? "yes" : "no")\t4.000\t16000\n"
             }
-            try AudioFileWriter.write(s.samples, sampleRate: 16_000, format: .flac16, to: clips.appendingPathComponent("audio/\(name)").path)
+            try AudioFileWriter.write(
+                s.samples, sampleRate: 16_000, format: .flac16, to: clips.appendingPathComponent("audio/\(name)").path)
         }
         try list.write(to: clips.appendingPathComponent("clips.tsv"), atomically: true, encoding: .utf8)
         return clips
     }
 
-    @Test("--clips adds a clip-labelled folder; --cross-validate prints each fold, the mean and the worst fold, and writes them into the model file and card")
+    @Test(
+        "--clips adds a clip-labelled folder; --cross-validate prints each fold, the mean and the worst fold, and writes them into the model file and card"
+    )
     func clipsAndCrossValidation() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -291,7 +314,9 @@ struct TrainCommandTests {
         let clips = try Self.makeClips(in: dir)
         let (result, model, card) = try Self.trainWithExtra(
             ["--clips", clips.path, "--cross-validate", "--folds", "2"], labels: labels, in: dir)
-        #expect(result.stdout.contains("| 1 |") && result.stdout.contains("| 2 |") && result.stdout.contains("| **mean** |"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("| 1 |") && result.stdout.contains("| 2 |") && result.stdout.contains("| **mean** |"), "\(result.stdout)"
+        )
         #expect(result.stdout.contains("| worst (fold "), "\(result.stdout)")
         let cv = model["training"]?["crossValidation"]
         #expect(cv?["folds"]?.intValue == 2)
@@ -304,7 +329,9 @@ struct TrainCommandTests {
         #expect(card.contains("## Cross-validated figures (grouped, nested, 2 folds"), "\(card)")
     }
 
-    @Test("a --clips folder that is missing, has no clips.tsv, a malformed line or a listed file that is not there is a usage error naming it")
+    @Test(
+        "a --clips folder that is missing, has no clips.tsv, a malformed line or a listed file that is not there is a usage error naming it"
+    )
     func clipsUsageErrors() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -328,7 +355,9 @@ struct TrainCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test("--augment, --resample and --decision-choice: bad values are usage errors; with them the cross-validation runs, its copies are counted, the decision is chosen out of fold")
+    @Test(
+        "--augment, --resample and --decision-choice: bad values are usage errors; with them the cross-validation runs, its copies are counted, the decision is chosen out of fold"
+    )
     func augmentResampleAndChoice() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -347,7 +376,10 @@ struct TrainCommandTests {
         #expect(try usage(["--decision-choice", "best"]).contains("--decision-choice best: expected 'part' or 'out-of-fold'"))
         #expect(!FileManager.default.fileExists(atPath: out))
         let (result, model, _) = try Self.trainWithExtra(
-            ["--clips", clips.path, "--cross-validate", "--folds", "2", "--augment", "1", "--resample", "16000", "--decision-choice", "out-of-fold"],
+            [
+                "--clips", clips.path, "--cross-validate", "--folds", "2", "--augment", "1", "--resample", "16000", "--decision-choice",
+                "out-of-fold",
+            ],
             labels: labels, in: dir)
         #expect(result.stdout.contains("| **mean** |"), "\(result.stdout)")
         #expect(result.stderr.contains("augmented copies of"), "\(result.stderr)")

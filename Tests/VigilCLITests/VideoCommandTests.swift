@@ -115,7 +115,9 @@ struct VideoCommandTests {
             let image = RasterImage(width: 160, height: 90, format: .gray, pixels: lumaFrame(i)).converted(to: .rgb)
             try Data(try PNGCodec.encode(image)).write(to: frames.appendingPathComponent("frame\(i).png"))
         }
-        let result = try CommandRunner.run(["analyze", "--frames", frames.path, "--fps", "10", "--device", device.path, "--format", "jsonl"])
+        let result = try CommandRunner.run([
+            "analyze", "--frames", frames.path, "--fps", "10", "--device", device.path, "--format", "jsonl",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         try checkMotionRecords(try parseLines(result), file: frames.path)
     }
@@ -263,7 +265,10 @@ struct DemoFramesTests {
     @Test("the walker is reported in the porch zone, nothing from the privacy-masked window")
     func demoFrames() throws {
         let result = try CommandRunner.run(
-            ["analyze", "--frames", "Samples/demo-frames", "--fps", "10", "--device", "Samples/front-door.json", "--format", "jsonl", "--explain"])
+            [
+                "analyze", "--frames", "Samples/demo-frames", "--fps", "10", "--device", "Samples/front-door.json", "--format", "jsonl",
+                "--explain",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let records = try parseLines(result)
         let events = records.filter { $0["type"]?.stringValue == "event" }

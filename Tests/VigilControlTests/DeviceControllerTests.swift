@@ -8,7 +8,10 @@ import VigilDevice
 @Suite("DeviceController")
 struct DeviceControllerTests {
     static func zone(_ name: String, size: Int) -> JSONValue {
-        ["name": .string(name), "use": "motion", "vertices": [["x": 0, "y": 0], ["x": .number(Double(size)), "y": 0], ["x": 0, "y": .number(Double(size))]]]
+        [
+            "name": .string(name), "use": "motion",
+            "vertices": [["x": 0, "y": 0], ["x": .number(Double(size)), "y": 0], ["x": 0, "y": .number(Double(size))]],
+        ]
     }
 
     @Test("a successful command changes the device and is queued once; a refused one changes nothing")
@@ -95,9 +98,15 @@ struct ControlRequestDecoderTests {
         let zone = try ControlRequestDecoder.zone(DeviceControllerTests.zone("Path", size: 50))
         #expect(zone.name == "Path" && zone.vertices.count == 3)
         for (body, field) in [
-            (["name": "x", "use": "motion", "zoneID": 3, "vertices": [["x": 0, "y": 0], ["x": 9, "y": 0], ["x": 0, "y": 9]]] as JSONValue, "zoneID"),
+            (
+                ["name": "x", "use": "motion", "zoneID": 3, "vertices": [["x": 0, "y": 0], ["x": 9, "y": 0], ["x": 0, "y": 9]]]
+                    as JSONValue, "zoneID"
+            ),
             (["name": 7, "use": "motion", "vertices": [["x": 0, "y": 0], ["x": 9, "y": 0], ["x": 0, "y": 9]]], "name"),
-            (["name": "x", "use": "motion", "vertices": [["x": 0, "y": 0], ["x": 9, "y": 0], ["x": 0, "y": 9]], "colour": "#fff"], "colour"),
+            (
+                ["name": "x", "use": "motion", "vertices": [["x": 0, "y": 0], ["x": 9, "y": 0], ["x": 0, "y": 9]], "colour": "#fff"],
+                "colour"
+            ),
         ] {
             do {
                 _ = try ControlRequestDecoder.zone(body)

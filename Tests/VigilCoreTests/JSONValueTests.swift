@@ -25,11 +25,15 @@ struct JSONValueTests {
         }
         let unterminated = failure("{\n  \"a\": [1, 2\n")
         #expect(unterminated?.line == 3, "\(String(describing: unterminated))")
-        if case .unexpectedEndOfInput = unterminated?.kind {} else { Issue.record("expected end of input, got \(String(describing: unterminated))") }
+        if case .unexpectedEndOfInput = unterminated?.kind {
+        } else {
+            Issue.record("expected end of input, got \(String(describing: unterminated))")
+        }
         #expect(failure(#"{"a":1,"a":2}"#)?.kind == .duplicateKey("a"))
         #expect(failure("[1] x")?.kind == .trailingContent)
         #expect(failure(#"["\ud800"]"#)?.kind == .loneSurrogate)
-        #expect(failure(String(repeating: "[", count: 5) + String(repeating: "]", count: 5), maxDepth: 4)?.kind == .nestingTooDeep(limit: 4))
+        #expect(
+            failure(String(repeating: "[", count: 5) + String(repeating: "]", count: 5), maxDepth: 4)?.kind == .nestingTooDeep(limit: 4))
         #expect(failure(String(repeating: "[", count: 4) + String(repeating: "]", count: 4), maxDepth: 4) == nil)
         let bad = failure("[01]")
         #expect(bad != nil && bad!.column >= 2, "\(String(describing: bad))")

@@ -28,10 +28,12 @@ struct ShortTimeFourierTransformTests {
         return out
     }
 
-    @Test("standard configuration picks ~23 ms power-of-two frames", arguments: [
-        (8_000.0, 256), (16_000.0, 256), (22_050.0, 512), (44_100.0, 1024), (48_000.0, 1024), (96_000.0, 2048),
-        (192_000.0, 4096),
-    ])
+    @Test(
+        "standard configuration picks ~23 ms power-of-two frames",
+        arguments: [
+            (8_000.0, 256), (16_000.0, 256), (22_050.0, 512), (44_100.0, 1024), (48_000.0, 1024), (96_000.0, 2048),
+            (192_000.0, 4096),
+        ])
     func standardSizes(rate: Double, expected: Int) {
         let c = STFTConfiguration.standard(sampleRate: rate)
         #expect(c.fftSize == expected)
@@ -66,9 +68,11 @@ struct ShortTimeFourierTransformTests {
         }
     }
 
-    @Test("frame count and timing cover every sample, the last frame zero-padded", arguments: [
-        0, 1, 255, 256, 257, 384, 1000,
-    ])
+    @Test(
+        "frame count and timing cover every sample, the last frame zero-padded",
+        arguments: [
+            0, 1, 255, 256, 257, 384, 1000,
+        ])
     func frameCount(sampleCount: Int) {
         let config = STFTConfiguration(sampleRate: 8_000, fftSize: 256, hopSize: 128)
         let result = Self.frames([Float](repeating: 0.1, count: sampleCount), configuration: config, blockSize: 100)
@@ -119,7 +123,9 @@ struct SynthesizedPatternTests {
             if v == 0, let s = start, i - s > 10 {
                 runs.append((Double(s) / rate, Double(i) / rate))
                 start = nil
-            } else if v == 0 { start = nil }
+            } else if v == 0 {
+                start = nil
+            }
         }
         return runs
     }

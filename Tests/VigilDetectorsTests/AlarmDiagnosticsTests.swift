@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import VigilAudioIO
 import VigilCore
 import VigilDSP
-import VigilAudioIO
+
 @testable import VigilDetectors
 
 /// Prints the beeps and groups the alarm detectors see in the dev files named by
@@ -30,14 +31,22 @@ func alarmDiagnostics() throws {
             var lines: [String] = []
             d.diagnosticBeep = { (on: Double, off: Double, hz: Double, prom: Float) in
                 if off - on > 0.04 {
-                    lines.append(String(format: "  beep %.3f-%.3f (%.3f) %.0f Hz prom %.1f dB", on, off, off - on, hz, 10 * log10(Double(prom))))
+                    lines.append(
+                        String(format: "  beep %.3f-%.3f (%.3f) %.0f Hz prom %.1f dB", on, off, off - on, hz, 10 * log10(Double(prom))))
                 }
             }
-            d.diagnosticGroup = { first, count, valid in lines.append(String(format: "  GROUP at %.3f n=%d %@", first, count, valid ? "valid" : "invalid")) }
+            d.diagnosticGroup = { first, count, valid in
+                lines.append(String(format: "  GROUP at %.3f n=%d %@", first, count, valid ? "valid" : "invalid"))
+            }
             let det = AlarmTestSupport.run([d], samples: samples, sampleRate: rate)
-            print("== \(name) \(pattern.name): \(det.map { String(format: "%.2f-%.2f at %.2f %@", $0.start, $0.end, $0.detectedAt, "\($0.evidence)") })")
-            if ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG_BEEPS"] != nil { lines.forEach { print($0) } }
-            else { lines.filter { $0.contains("GROUP") }.forEach { print($0) } }
+            print(
+                "== \(name) \(pattern.name): \(det.map { String(format: "%.2f-%.2f at %.2f %@", $0.start, $0.end, $0.detectedAt, "\($0.evidence)") })"
+            )
+            if ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG_BEEPS"] != nil {
+                for line in lines { print(line) }
+            } else {
+                for line in lines where line.contains("GROUP") { print(line) }
+            }
         }
     }
 }
@@ -82,7 +91,11 @@ func alarmSyntheticDiagnostics() {
     if let spec = ProcessInfo.processInfo.environment["VIGIL_ALARM_DIAG_VARIANT"] {
         // pulses,seed,ebr,background
         let f = spec.split(separator: ",").map(String.init)
-        list = [AlarmSyntheticTests.variant(pulses: Int(f[0])!, seed: UInt64(f[1])!, ebr: Double(f[2])!, background: AlarmScenario.Background(rawValue: f[3])!, family: f.count > 4 ? f[4] : "piezo")]
+        list = [
+            AlarmSyntheticTests.variant(
+                pulses: Int(f[0])!, seed: UInt64(f[1])!, ebr: Double(f[2])!, background: AlarmScenario.Background(rawValue: f[3])!,
+                family: f.count > 4 ? f[4] : "piezo")
+        ]
     }
     for s in list {
         let (samples, bursts) = s.render()
@@ -90,12 +103,17 @@ func alarmSyntheticDiagnostics() {
             let d = AlarmPatternDetector(pattern: pattern, configuration: .standard(sampleRate: s.sampleRate))
             var lines: [String] = []
             d.diagnosticBeep = { (on: Double, off: Double, hz: Double, prom: Float) in
-                if off - on > 0.04 { lines.append(String(format: "  beep %.3f-%.3f (%.3f) %.0f Hz prom %.1f dB", on, off, off - on, hz, 10 * log10(Double(prom)))) }
+                if off - on > 0.04 {
+                    lines.append(
+                        String(format: "  beep %.3f-%.3f (%.3f) %.0f Hz prom %.1f dB", on, off, off - on, hz, 10 * log10(Double(prom))))
+                }
             }
-            d.diagnosticGroup = { first, count, valid in if count > 0 { lines.append(String(format: "  GROUP at %.3f n=%d %@", first, count, valid ? "valid" : "invalid")) } }
+            d.diagnosticGroup = { first, count, valid in
+                if count > 0 { lines.append(String(format: "  GROUP at %.3f n=%d %@", first, count, valid ? "valid" : "invalid")) }
+            }
             let det = AlarmTestSupport.run([d], samples: samples, sampleRate: s.sampleRate)
             print("== \(s) bursts \(bursts): \(det.map { String(format: "%.2f-%.2f at %.2f", $0.start, $0.end, $0.detectedAt) })")
-            lines.forEach { print($0) }
+            for line in lines { print(line) }
         }
     }
 }

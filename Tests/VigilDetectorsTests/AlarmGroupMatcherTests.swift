@@ -78,8 +78,14 @@ struct AlarmGroupMatcherTests {
         let d = longBeeps ? 0.5 : 0.1
         let cases: [(String, AlarmScenario)] = [
             ("continuous beeper", AlarmScenario(pulses: 40, on: d, off: d, cycle: 80 * d + 0.01, groups: 1, family: piezo)),
-            ("groups one beep longer", AlarmScenario(pulses: pulses + 1, on: d, off: d, cycle: longBeeps ? 6 : 5.8, groups: 4, family: piezo)),
-            ("groups one beep shorter", AlarmScenario(pulses: pulses - 1, on: d, off: d, cycle: longBeeps ? 4 : 5.8, groups: 4, family: piezo)),
+            (
+                "groups one beep longer",
+                AlarmScenario(pulses: pulses + 1, on: d, off: d, cycle: longBeeps ? 6 : 5.8, groups: 4, family: piezo)
+            ),
+            (
+                "groups one beep shorter",
+                AlarmScenario(pulses: pulses - 1, on: d, off: d, cycle: longBeeps ? 4 : 5.8, groups: 4, family: piezo)
+            ),
             ("steady tone", AlarmScenario(pulses: 1, on: 20, off: 0.5, cycle: 20.6, groups: 1, family: piezo)),
         ]
         for (name, var s) in cases {

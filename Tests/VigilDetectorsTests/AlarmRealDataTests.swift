@@ -60,9 +60,13 @@ struct AlarmRealDataTests {
                 for key in [ref.label] {
                     update(&byLabel[key, default: Score()], ref: ref, match: match.map { detections[$0] }, confirmable: confirmable)
                 }
-                update(&byBucket["\(ref.label) \(bucket)", default: Score()], ref: ref, match: match.map { detections[$0] }, confirmable: confirmable)
+                update(
+                    &byBucket["\(ref.label) \(bucket)", default: Score()], ref: ref, match: match.map { detections[$0] },
+                    confirmable: confirmable)
                 let coarse = (ref.eventToBackgroundDB ?? 99) >= -6 ? "[>= -6 dB]" : "[<= -12 dB]"
-                update(&byBucket["\(ref.label) \(coarse)", default: Score()], ref: ref, match: match.map { detections[$0] }, confirmable: confirmable)
+                update(
+                    &byBucket["\(ref.label) \(coarse)", default: Score()], ref: ref, match: match.map { detections[$0] },
+                    confirmable: confirmable)
                 if let m = match { used.insert(m) }
             }
             for (i, d) in detections.enumerated() where !used.contains(i) {
@@ -80,7 +84,9 @@ struct AlarmRealDataTests {
         for (label, s) in byLabel.sorted(by: { $0.key < $1.key }) where !s.misses.isEmpty {
             print("misses \(label): \(s.misses.joined(separator: ", "))")
         }
-        print("false alarms on \(files.count - alarmFiles.count) alarm-free files (\(fmt(negativeSeconds / 60)) min): \(negativeFalseAlarms.count)")
+        print(
+            "false alarms on \(files.count - alarmFiles.count) alarm-free files (\(fmt(negativeSeconds / 60)) min): \(negativeFalseAlarms.count)"
+        )
         for f in negativeFalseAlarms { print("  FA \(f)") }
         print("unmatched detections on alarm files: \(unmatchedOnAlarmFiles.count)")
         for f in unmatchedOnAlarmFiles { print("  extra \(f)") }
@@ -125,7 +131,9 @@ struct AlarmRealDataTests {
             if confirmable { s.confirmableHits += 1 }
             s.latencies.append(m.detectedAt - ref.onset)
         } else {
-            s.misses.append("\(ref.file)@\(fmt(ref.onset))\(ref.eventToBackgroundDB.map { " (\(Int($0)) dB)" } ?? "")\(confirmable ? "" : " [1 cycle]")")
+            s.misses.append(
+                "\(ref.file)@\(fmt(ref.onset))\(ref.eventToBackgroundDB.map { " (\(Int($0)) dB)" } ?? "")\(confirmable ? "" : " [1 cycle]")"
+            )
         }
     }
 
@@ -133,7 +141,8 @@ struct AlarmRealDataTests {
         func pad(_ x: String, _ n: Int) -> String { x.count >= n ? x : x + String(repeating: " ", count: n - x.count) }
         let r = s.references > 0 ? Double(s.hits) / Double(s.references) : 0
         let rc = s.confirmable > 0 ? Double(s.confirmableHits) / Double(s.confirmable) : 0
-        return "\(pad(label, 22)) \(s.references) \(s.hits) \(fmt(r)) | \(s.confirmable) \(s.confirmableHits) \(fmt(rc)) | \(fmt(median(s.latencies)))"
+        return
+            "\(pad(label, 22)) \(s.references) \(s.hits) \(fmt(r)) | \(s.confirmable) \(s.confirmableHits) \(fmt(rc)) | \(fmt(median(s.latencies)))"
     }
 }
 

@@ -3,7 +3,7 @@ import VigilDetectors
 import VigilSynth
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A synthesized alarm test case: a beep pattern in a tone family, mixed into a background at an
@@ -124,7 +124,8 @@ struct AlarmScenario: CustomStringConvertible {
             case .babble, .music:
                 let source = background == .babble ? BackgroundLibrary.babble : BackgroundLibrary.music
                 let offset = Double(rng.next() % 1000) / 1000 * 8
-                alarm.add(BackgroundLibrary.resample(source, offset: offset, count: alarm.samples.count, rate: sampleRate), at: 0, dBFS: level)
+                alarm.add(
+                    BackgroundLibrary.resample(source, offset: offset, count: alarm.samples.count, rate: sampleRate), at: 0, dBFS: level)
             case .none: break
             }
         } else {

@@ -64,7 +64,8 @@ struct AlarmSyntheticTests {
             for off in offs.prefix(s.pulses - 1) { #expect(abs(off - s.off) < 0.05 + 0.1 * s.off, "\(s): off \(off)") }
             switch s.family {
             case .piezo(let f, let drift): #expect(abs(hz - f) < f * (abs(drift) + 0.02), "\(s): toneHz \(hz)")
-            case .square: #expect(family == "square520", "\(s): family \(family) lines \(String(describing: d.evidence["lineFrequencies"]))")
+            case .square:
+                #expect(family == "square520", "\(s): family \(family) lines \(String(describing: d.evidence["lineFrequencies"]))")
             case .comb: #expect(family == "comb")
             }
         }
@@ -85,7 +86,9 @@ struct AlarmSyntheticTests {
         case "comb": tone = .comb(spacing: 410 + 40 * u())
         default: tone = .piezo(hz: 2500 + 1500 * u(), drift: 0.03 * (u() - 0.5))
         }
-        var s = pulses == 3 ? AlarmScenario.temporalThree(tone, realUnit: seed % 2 == 0)
+        var s =
+            pulses == 3
+            ? AlarmScenario.temporalThree(tone, realUnit: seed % 2 == 0)
             : AlarmScenario.temporalFour(tone, realUnit: seed % 2 == 0)
         s.sampleRate = rate
         s.eventToBackgroundDB = ebr

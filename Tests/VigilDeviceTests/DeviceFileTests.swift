@@ -5,66 +5,66 @@ import VigilDevice
 
 /// A copy of ../shared/spec/device.example.json (beside the package), so the main behaviour is tested without shared/.
 let exampleDeviceFileText = #"""
-{
-  "name": "Front door camera",
-  "twoDCartesianMax": { "x": 2048, "y": 2048 },
-  "maxUserDefinedZones": 8,
-  "sensitivityMax": 10,
-  "sensitivity": 5,
-  "zones": [
     {
-      "zoneID": 1,
-      "zoneSource": "user",
-      "name": "Front Porch",
-      "use": ["motion"],
-      "vertices": [
-        { "x": 260, "y": 422 }, { "x": 1049, "y": 0 }, { "x": 2048, "y": 0 },
-        { "x": 2048, "y": 950 }, { "x": 1630, "y": 1349 }, { "x": 880, "y": 2048 },
-        { "x": 0, "y": 2048 }, { "x": 638, "y": 1090 }
+      "name": "Front door camera",
+      "twoDCartesianMax": { "x": 2048, "y": 2048 },
+      "maxUserDefinedZones": 8,
+      "sensitivityMax": 10,
+      "sensitivity": 5,
+      "zones": [
+        {
+          "zoneID": 1,
+          "zoneSource": "user",
+          "name": "Front Porch",
+          "use": ["motion"],
+          "vertices": [
+            { "x": 260, "y": 422 }, { "x": 1049, "y": 0 }, { "x": 2048, "y": 0 },
+            { "x": 2048, "y": 950 }, { "x": 1630, "y": 1349 }, { "x": 880, "y": 2048 },
+            { "x": 0, "y": 2048 }, { "x": 638, "y": 1090 }
+          ],
+          "color": "#F439A0"
+        },
+        {
+          "zoneID": 2,
+          "zoneSource": "user",
+          "name": "Neighbour's window",
+          "use": ["privacy"],
+          "vertices": [ { "x": 1700, "y": 100 }, { "x": 2000, "y": 100 }, { "x": 2000, "y": 400 }, { "x": 1700, "y": 400 } ],
+          "color": "#9AA0A6"
+        }
       ],
-      "color": "#F439A0"
-    },
-    {
-      "zoneID": 2,
-      "zoneSource": "user",
-      "name": "Neighbour's window",
-      "use": ["privacy"],
-      "vertices": [ { "x": 1700, "y": 100 }, { "x": 2000, "y": 100 }, { "x": 2000, "y": 400 }, { "x": 1700, "y": 400 } ],
-      "color": "#9AA0A6"
+      "triggers": [
+        { "zoneID": 1, "initialDuration": 10, "augmentationDuration": 5, "maxDuration": 30, "blindDuration": 30, "sensitivity": 5 }
+      ],
+      "supportedEventTriggers": ["motion", "sound", "personTalking", "dogBark", "glassBreak", "smokeAlarm", "coAlarm"],
+      "enabledEventTriggers": ["motion", "dogBark", "glassBreak", "smokeAlarm", "coAlarm"],
+      "recordingMode": {
+        "supportedRecordingModes": [
+          { "recordingMode": "cvr", "maxDuration": 0, "expiryDurationSeconds": 2592000 },
+          { "recordingMode": "ebr", "maxDuration": 60, "expiryDurationSeconds": 2592000 },
+          { "recordingMode": "etr", "maxDuration": 10, "expiryDurationSeconds": 2592000 },
+          { "recordingMode": "images", "maxDuration": 0, "expiryDurationSeconds": 2592000 },
+          { "recordingMode": "liveView", "maxDuration": 0, "expiryDurationSeconds": 0 },
+          { "recordingMode": "disabled", "maxDuration": 0, "expiryDurationSeconds": 0 }
+        ],
+        "availableRecordingModes": [1, 2, 3, 4, 5],
+        "selectedRecordingMode": 1
+      },
+      "transport": {
+        "transportStatus": "active",
+        "triggerOptions": {
+          "triggerType": "motion",
+          "motionZones": [ { "zone": 1 } ],
+          "motionSensitivity": 5,
+          "motionTimeControl": { "initialDuration": 10, "augmentationDuration": 5, "maxDuration": 60, "blindDuration": 10 },
+          "maxPreRollLen": 4000
+        }
+      },
+      "audio": { "microphoneMuted": false, "recordingMicrophoneMuted": false },
+      "video": { "imageRotation": 0, "imageFlipHorizontal": false, "imageFlipVertical": false,
+                 "viewport": { "x1": 0, "y1": 0, "x2": 2048, "y2": 2048 }, "nightVision": "auto" }
     }
-  ],
-  "triggers": [
-    { "zoneID": 1, "initialDuration": 10, "augmentationDuration": 5, "maxDuration": 30, "blindDuration": 30, "sensitivity": 5 }
-  ],
-  "supportedEventTriggers": ["motion", "sound", "personTalking", "dogBark", "glassBreak", "smokeAlarm", "coAlarm"],
-  "enabledEventTriggers": ["motion", "dogBark", "glassBreak", "smokeAlarm", "coAlarm"],
-  "recordingMode": {
-    "supportedRecordingModes": [
-      { "recordingMode": "cvr", "maxDuration": 0, "expiryDurationSeconds": 2592000 },
-      { "recordingMode": "ebr", "maxDuration": 60, "expiryDurationSeconds": 2592000 },
-      { "recordingMode": "etr", "maxDuration": 10, "expiryDurationSeconds": 2592000 },
-      { "recordingMode": "images", "maxDuration": 0, "expiryDurationSeconds": 2592000 },
-      { "recordingMode": "liveView", "maxDuration": 0, "expiryDurationSeconds": 0 },
-      { "recordingMode": "disabled", "maxDuration": 0, "expiryDurationSeconds": 0 }
-    ],
-    "availableRecordingModes": [1, 2, 3, 4, 5],
-    "selectedRecordingMode": 1
-  },
-  "transport": {
-    "transportStatus": "active",
-    "triggerOptions": {
-      "triggerType": "motion",
-      "motionZones": [ { "zone": 1 } ],
-      "motionSensitivity": 5,
-      "motionTimeControl": { "initialDuration": 10, "augmentationDuration": 5, "maxDuration": 60, "blindDuration": 10 },
-      "maxPreRollLen": 4000
-    }
-  },
-  "audio": { "microphoneMuted": false, "recordingMicrophoneMuted": false },
-  "video": { "imageRotation": 0, "imageFlipHorizontal": false, "imageFlipVertical": false,
-             "viewport": { "x1": 0, "y1": 0, "x2": 2048, "y2": 2048 }, "nightVision": "auto" }
-}
-"""#
+    """#
 
 /// The specification's example device file, in ../shared beside the package (absent from a plain clone).
 let sharedExamplePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -83,7 +83,11 @@ func decode(_ text: String) -> DeviceFileReport { DeviceFile.decode(text: text) 
         #expect(device.zoneManagement.zones[0].zone.vertices.count == 8)
         #expect(device.zoneManagement.zones[1].zone.use == [.privacy])
         #expect(device.zoneManagement.zones[1].zone.name == "Neighbour's window")
-        #expect(device.zoneManagement.triggers == [ZoneTriggerControl(zoneID: 1, initialDuration: 10, augmentationDuration: 5, maxDuration: 30, blindDuration: 30, sensitivity: 5)])
+        #expect(
+            device.zoneManagement.triggers == [
+                ZoneTriggerControl(
+                    zoneID: 1, initialDuration: 10, augmentationDuration: 5, maxDuration: 30, blindDuration: 30, sensitivity: 5)
+            ])
         #expect(device.eventTriggers.supported.count == 7)
         #expect(device.eventTriggers.enabled == [.motion, .dogBark, .glassBreak, .smokeAlarm, .coAlarm])
         #expect(device.recordingModes.selectedMode.recordingMode == .ebr)
@@ -94,7 +98,9 @@ func decode(_ text: String) -> DeviceFileReport { DeviceFile.decode(text: text) 
         #expect(device.sensitivity(forZone: 1) == Sensitivity(5, maximum: 10))
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: sharedExamplePath), "needs ../shared/spec/device.example.json beside the package"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedExamplePath), "needs ../shared/spec/device.example.json beside the package"))
     func sharedExampleFileIsValidAndMatchesTheEmbeddedCopy() throws {
         let data = try #require(FileManager.default.contents(atPath: sharedExamplePath))
         let report = DeviceFile.decode(data)
@@ -210,37 +216,55 @@ func decode(_ text: String) -> DeviceFileReport { DeviceFile.decode(text: text) 
 @Suite struct DeviceFileZoneTests {
     @Test(arguments: [#""motion""#, "0", #"["motion"]"#, "[0]"])
     func matterAndGoogleUseForms(_ use: String) throws {
-        let text = #"{"name": "x", "zones": [{"zoneID": 3, "name": "a", "use": \#(use), "vertices": [{"x": 0, "y": 0}, {"x": 9, "y": 0}, {"x": 0, "y": 9}]}]}"#
+        let text =
+            #"{"name": "x", "zones": [{"zoneID": 3, "name": "a", "use": \#(use), "vertices": [{"x": 0, "y": 0}, {"x": 9, "y": 0}, {"x": 0, "y": 9}]}]}"#
         let device = try #require(decode(text).device)
         #expect(device.zoneManagement.zones.first?.zone.use == [.motion])
         #expect(device.zoneManagement.zones.first?.zoneID == 3)
     }
 
     @Test func googleMultiUseList() throws {
-        let text = #"{"name": "x", "zones": [{"zoneID": 1, "name": "a", "use": ["motion", "person", "package"], "zoneType": 0, "vertices": [{"x": 0, "y": 0}, {"x": 9, "y": 0}, {"x": 0, "y": 9}]}]}"#
+        let text =
+            #"{"name": "x", "zones": [{"zoneID": 1, "name": "a", "use": ["motion", "person", "package"], "zoneType": 0, "vertices": [{"x": 0, "y": 0}, {"x": 9, "y": 0}, {"x": 0, "y": 9}]}]}"#
         let device = try #require(decode(text).device)
         #expect(device.zoneManagement.zones.first?.zone.use == [.motion, .person, .package])
     }
 
-    static func zone(_ id: Int, use: String = #""motion""#, vertices: String = #"[{"x": 0, "y": 0}, {"x": 9, "y": 0}, {"x": 0, "y": 9}]"#, extra: String = "") -> String {
+    static func zone(
+        _ id: Int, use: String = #""motion""#, vertices: String = #"[{"x": 0, "y": 0}, {"x": 9, "y": 0}, {"x": 0, "y": 9}]"#,
+        extra: String = ""
+    ) -> String {
         #"{"zoneID": \#(id), "name": "z\#(id)", "use": \#(use), "vertices": \#(vertices)\#(extra)}"#
     }
 
-    @Test(arguments: [
-        (zone(1, use: #""door""#), #"zones[0].use: unknown zone use "door""#, MatterStatus.constraintError),
-        (zone(1, use: "7"), #"zones[0].use: unknown zone use "7""#, .constraintError),
-        (zone(1, use: "true"), "zones[0].use: expected a zone use name or number, got true", nil),
-        (zone(1, use: #""focus""#), "zones[0].use: focus zones are not supported by this device", .constraintError),
-        (zone(1, vertices: #"[{"x": 0, "y": 0}, {"x": 9, "y": 9}, {"x": 0, "y": 9}, {"x": 9, "y": 0}]"#), "zones[0].vertices: self-intersecting polygon: edges 0 and 2 intersect", .dynamicConstraintError),
-        (zone(1, vertices: #"[{"x": 0, "y": 0}, {"x": 70000, "y": 0}, {"x": 0, "y": 9}]"#), "zones[0].vertices[1].x: 70000 is out of range 0...65535", .constraintError),
-        (zone(1, vertices: #"[{"x": 0, "y": 0}, {"x": 9.5, "y": 0}, {"x": 0, "y": 9}]"#), "zones[0].vertices[1].x: expected an integer, got 9.5", nil),
-        (zone(1, vertices: #"[{"x": 0, "y": 0}, {"y": 0}, {"x": 0, "y": 9}]"#), "zones[0].vertices[1].x: missing required key", nil),
-        (zone(1, extra: ##", "color": "#12345""##), ##"zones[0].color: "#12345" is not #RRGGBB or #RRGGBBAA"##, .constraintError),
-        (zone(1, extra: #", "zoneSource": "vendor""#), #"zones[0].zoneSource: unknown value "vendor", expected one of "mfg", "user""#, .constraintError),
-        (zone(1, extra: #", "zoneType": 1"#), #"zones[0].zoneType: expected "twoDCARTZone" or 0, got 1"#, .constraintError),
-        (zone(0), "zones[0].zoneID: 0 is out of range 1...65535", .constraintError),
-        (#"{"zoneID": 1, "use": "motion", "vertices": []}"#, "zones[0].name: missing required key", nil),
-    ] as [(String, String, MatterStatus?)])
+    @Test(
+        arguments: [
+            (zone(1, use: #""door""#), #"zones[0].use: unknown zone use "door""#, MatterStatus.constraintError),
+            (zone(1, use: "7"), #"zones[0].use: unknown zone use "7""#, .constraintError),
+            (zone(1, use: "true"), "zones[0].use: expected a zone use name or number, got true", nil),
+            (zone(1, use: #""focus""#), "zones[0].use: focus zones are not supported by this device", .constraintError),
+            (
+                zone(1, vertices: #"[{"x": 0, "y": 0}, {"x": 9, "y": 9}, {"x": 0, "y": 9}, {"x": 9, "y": 0}]"#),
+                "zones[0].vertices: self-intersecting polygon: edges 0 and 2 intersect", .dynamicConstraintError
+            ),
+            (
+                zone(1, vertices: #"[{"x": 0, "y": 0}, {"x": 70000, "y": 0}, {"x": 0, "y": 9}]"#),
+                "zones[0].vertices[1].x: 70000 is out of range 0...65535", .constraintError
+            ),
+            (
+                zone(1, vertices: #"[{"x": 0, "y": 0}, {"x": 9.5, "y": 0}, {"x": 0, "y": 9}]"#),
+                "zones[0].vertices[1].x: expected an integer, got 9.5", nil
+            ),
+            (zone(1, vertices: #"[{"x": 0, "y": 0}, {"y": 0}, {"x": 0, "y": 9}]"#), "zones[0].vertices[1].x: missing required key", nil),
+            (zone(1, extra: ##", "color": "#12345""##), ##"zones[0].color: "#12345" is not #RRGGBB or #RRGGBBAA"##, .constraintError),
+            (
+                zone(1, extra: #", "zoneSource": "vendor""#),
+                #"zones[0].zoneSource: unknown value "vendor", expected one of "mfg", "user""#, .constraintError
+            ),
+            (zone(1, extra: #", "zoneType": 1"#), #"zones[0].zoneType: expected "twoDCARTZone" or 0, got 1"#, .constraintError),
+            (zone(0), "zones[0].zoneID: 0 is out of range 1...65535", .constraintError),
+            (#"{"zoneID": 1, "use": "motion", "vertices": []}"#, "zones[0].name: missing required key", nil),
+        ] as [(String, String, MatterStatus?)])
     func singleZoneProblems(_ zone: String, _ message: String, _ status: MatterStatus?) {
         let report = decode(#"{"name": "x", "zones": [\#(zone)]}"#)
         #expect(report.problems.map(\.description) == [message])

@@ -126,7 +126,8 @@ import VigilDevice
 
     @Test(arguments: [(UInt16?.none, true), (1, true), (2, false)])
     func motionZonesDecideWhatTriggers(_ zone: UInt16?, _ expected: Bool) {
-        let options = TransportTriggerOptions(triggerType: .motion, motionZones: [TransportZoneOptions(zone: 1), TransportZoneOptions(zone: nil)])
+        let options = TransportTriggerOptions(
+            triggerType: .motion, motionZones: [TransportZoneOptions(zone: 1), TransportZoneOptions(zone: nil)])
         #expect(options.triggers(onMotionInZone: zone) == expected)
         #expect(TransportTriggerOptions(triggerType: .motion, motionZones: []).triggers(onMotionInZone: zone))
         #expect(TransportTriggerOptions(triggerType: .motion, motionZones: nil).triggers(onMotionInZone: zone))

@@ -95,7 +95,10 @@ func commandError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_
             .constraintError, "use[1]"
         ),
         ("2 vertices", motionZone("z", vertices([(0, 0), (5, 5)])), .constraintError, "vertices"),
-        ("13 vertices", motionZone("z", (0..<13).map { TwoDCartesianVertex(x: UInt16($0 * 10), y: UInt16($0 * $0)) }), .constraintError, "vertices"),
+        (
+            "13 vertices", motionZone("z", (0..<13).map { TwoDCartesianVertex(x: UInt16($0 * 10), y: UInt16($0 * $0)) }), .constraintError,
+            "vertices"
+        ),
         ("color without #", motionZone(color: "F439A0"), .constraintError, "color"),
         ("color of 5 digits", motionZone(color: "#F439A"), .constraintError, "color"),
         ("color with non-hex", motionZone(color: "#GG39A0"), .constraintError, "color"),
@@ -241,13 +244,17 @@ func commandError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_
         let longName = commandError { try zones.updateTwoDCartesianZone(id: 99, zone: motionZone(String(repeating: "a", count: 33))) }
         #expect(longName?.status == .constraintError)
         #expect(longName?.field == "name")
-        let beyond = commandError { try zones.updateTwoDCartesianZone(id: 1, zone: motionZone("b", vertices([(0, 0), (9999, 0), (0, 9)]))) }
+        let beyond = commandError {
+            try zones.updateTwoDCartesianZone(id: 1, zone: motionZone("b", vertices([(0, 0), (9999, 0), (0, 9)])))
+        }
         #expect(beyond?.status == .dynamicConstraintError)
         let duplicate = commandError {
             try zones.updateTwoDCartesianZone(id: 1, zone: motionZone("dup", vertices([(0, 0), (50, 0), (0, 50)])))
         }
         #expect(duplicate?.status == .alreadyExists)
-        let crossing = commandError { try zones.updateTwoDCartesianZone(id: 1, zone: motionZone("h", vertices([(0, 0), (10, 10), (10, 0), (0, 10)]))) }
+        let crossing = commandError {
+            try zones.updateTwoDCartesianZone(id: 1, zone: motionZone("h", vertices([(0, 0), (10, 10), (10, 0), (0, 10)])))
+        }
         #expect(crossing?.status == .dynamicConstraintError)
         #expect(zones.zone(id: 1)?.zone == motionZone("porch"))
     }
@@ -324,16 +331,28 @@ func commandError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_
         ("privacy zone", ZoneTriggerControl(zoneID: 2), .constraintError, "zoneID"),
         ("initial 0", ZoneTriggerControl(zoneID: 1, initialDuration: 0, augmentationDuration: 0), .constraintError, "initialDuration"),
         ("initial 65536", ZoneTriggerControl(zoneID: 1, initialDuration: 65536, maxDuration: 70000), .constraintError, "initialDuration"),
-        ("augmentation above initial", ZoneTriggerControl(zoneID: 1, initialDuration: 10, augmentationDuration: 11), .constraintError, "augmentationDuration"),
+        (
+            "augmentation above initial", ZoneTriggerControl(zoneID: 1, initialDuration: 10, augmentationDuration: 11), .constraintError,
+            "augmentationDuration"
+        ),
         ("max below initial", ZoneTriggerControl(zoneID: 1, initialDuration: 10, maxDuration: 9), .constraintError, "maxDuration"),
         ("sensitivity 0", ZoneTriggerControl(zoneID: 1, sensitivity: 0), .constraintError, "sensitivity"),
         ("sensitivity above max", ZoneTriggerControl(zoneID: 1, sensitivity: 11), .constraintError, "sensitivity"),
         // Order: unknown zone beats every range problem; non-motion beats them too.
         ("unknown zone and bad ranges", ZoneTriggerControl(zoneID: 9, initialDuration: 0, sensitivity: 99), .notFound, "zoneID"),
         ("privacy and bad ranges", ZoneTriggerControl(zoneID: 2, initialDuration: 0, maxDuration: 0), .constraintError, "zoneID"),
-        ("initial before augmentation", ZoneTriggerControl(zoneID: 1, initialDuration: 0, augmentationDuration: 5), .constraintError, "initialDuration"),
-        ("augmentation before max", ZoneTriggerControl(zoneID: 1, initialDuration: 10, augmentationDuration: 20, maxDuration: 1), .constraintError, "augmentationDuration"),
-        ("max before sensitivity", ZoneTriggerControl(zoneID: 1, initialDuration: 10, maxDuration: 1, sensitivity: 0), .constraintError, "maxDuration"),
+        (
+            "initial before augmentation", ZoneTriggerControl(zoneID: 1, initialDuration: 0, augmentationDuration: 5), .constraintError,
+            "initialDuration"
+        ),
+        (
+            "augmentation before max", ZoneTriggerControl(zoneID: 1, initialDuration: 10, augmentationDuration: 20, maxDuration: 1),
+            .constraintError, "augmentationDuration"
+        ),
+        (
+            "max before sensitivity", ZoneTriggerControl(zoneID: 1, initialDuration: 10, maxDuration: 1, sensitivity: 0), .constraintError,
+            "maxDuration"
+        ),
     ]
 
     @Test(arguments: failures)

@@ -71,7 +71,10 @@ let lifecycleCases: [EngineCase] = [
         end: 45,
         [
             "triggered z1 motion @0", "event#1 motion z1 0..30 @0 c1 n61 none", "stopped z1 motion @30 timeout",
-        ] + stride(from: 30.5, through: 40, by: 0.5).map { "suppressed motion z1 @\(RecordRendering.number($0)) triggers.blindDuration event" }),
+        ]
+            + stride(from: 30.5, through: 40, by: 0.5).map {
+                "suppressed motion z1 @\(RecordRendering.number($0)) triggers.blindDuration event"
+            }),
     EngineCase(
         "multiple zones run independent lifecycles",
         EventPolicy(recordingMode: .disabled, zoneTriggers: [1: F.timing(10, 5, 30, 30), 3: F.timing(4, 2, 10, 0)]),
@@ -260,7 +263,8 @@ let mediaEndCases: [EngineCase] = [
         ["triggered z1 motion @0", "event#1 motion z1 0..4 @0 c1 n1 none", "stopped z1 motion @4 actionStopped"]),
     EngineCase(
         "a cut activation whose D passed max stops with actionStopped: max was not reached",
-        F.zonePolicy(F.timing(10, 5, 20, 0)), [F.motion(0, zone: 1), F.motion(1, zone: 1), F.motion(10.5, zone: 1), F.motion(15.5, zone: 1)],
+        F.zonePolicy(F.timing(10, 5, 20, 0)),
+        [F.motion(0, zone: 1), F.motion(1, zone: 1), F.motion(10.5, zone: 1), F.motion(15.5, zone: 1)],
         end: 18,
         ["triggered z1 motion @0", "event#1 motion z1 0..18 @0 c1 n4 none", "stopped z1 motion @18 actionStopped"]),
     EngineCase(

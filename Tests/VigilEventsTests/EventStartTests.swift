@@ -47,7 +47,9 @@ struct EventStartTests {
         let completes = [complete(2, end: 3.4), F.sound(2.5), complete(4, end: 9), F.sound(30)]
         let withStarts = [started(2), F.sound(2.5), started(4), complete(2, end: 3.4), complete(4, end: 9), F.sound(30)]
         let policy = self.policy(mode)
-        #expect(EventEngine.run(policy: policy, detections: withStarts, endTime: 60) == EventEngine.run(policy: policy, detections: completes, endTime: 60))
+        #expect(
+            EventEngine.run(policy: policy, detections: withStarts, endTime: 60)
+                == EventEngine.run(policy: policy, detections: completes, endTime: 60))
     }
 
     @Test func ebrEventIsAnnouncedWhileItsClipRecords() {

@@ -37,7 +37,8 @@ enum RecordRendering {
     static func render(_ record: EngineRecord) -> String {
         switch record {
         case .event(let event):
-            var text = "event#\(event.id) \(event.trigger.rawValue) \(zone(event.zone)) "
+            var text =
+                "event#\(event.id) \(event.trigger.rawValue) \(zone(event.zone)) "
                 + "\(number(event.start))..\(number(event.end)) @\(number(event.detectedAt)) c\(number(event.confidence))"
             if case .int(let count)? = event.evidence["detections"] { text += " n\(count)" }
             text += " " + media(event.media)

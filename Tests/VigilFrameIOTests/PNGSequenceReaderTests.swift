@@ -55,7 +55,9 @@ struct PNGSequenceReaderTests {
         let timed = try PNGSequenceReader(directory: ffmpeg, framesPerSecond: 10)
         #expect(timed.entries.last?.time == 5)
         // Zero-padded numbers with a prefix (gt000001.png ...), and every other frame (2, 4, 6, ...).
-        #expect(throws: FrameSourceError.self) { try PNGSequenceReader(directory: try directory((1...12).map { "gt\(String(repeating: "0", count: 4))\($0 + 10).png" })) }
+        #expect(throws: FrameSourceError.self) {
+            try PNGSequenceReader(directory: try directory((1...12).map { "gt\(String(repeating: "0", count: 4))\($0 + 10).png" }))
+        }
         let everyOther = try directory((1...8).map { "frame_\($0 * 2).png" })
         do {
             _ = try PNGSequenceReader(directory: everyOther)
@@ -69,7 +71,8 @@ struct PNGSequenceReaderTests {
     func millisecondTimestamps() throws {
         let thirty = try PNGSequenceReader(directory: try directory(["0.png", "33.png", "67.png", "100.png", "133.png"]))
         #expect(thirty.entries.map(\.time) == [0, 0.033, 0.067, 0.1, 0.133])
-        let sixty = try PNGSequenceReader(directory: try directory(["cam_0000ms.png", "cam_0017ms.png", "cam_0033ms.png", "cam_0050ms.png"]))
+        let sixty = try PNGSequenceReader(
+            directory: try directory(["cam_0000ms.png", "cam_0017ms.png", "cam_0033ms.png", "cam_0050ms.png"]))
         #expect(sixty.entries.map(\.time) == [0, 0.017, 0.033, 0.05])
         // A camera that records on motion: a few close frames, then long gaps (median step 40 ms).
         let bursts = try PNGSequenceReader(directory: try directory(["1000.png", "1040.png", "1080.png", "1085.png", "9000.png"]))

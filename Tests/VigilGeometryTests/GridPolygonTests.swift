@@ -1,5 +1,5 @@
-import Testing
 import Foundation
+import Testing
 import VigilGeometry
 
 /// Named polygons from the spec's self-intersection vectors and extra edge cases.

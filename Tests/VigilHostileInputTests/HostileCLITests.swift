@@ -60,7 +60,9 @@ struct HostileCLITests {
 
     @Test("vigil analyze --video refuses a y4m with absurd dimensions")
     func analyzeAbsurdVideo() throws {
-        let result = try VigilProcess.run(["analyze", "--format", "jsonl", "--no-progress", "--video", VigilProcess.corpus("video-over-limit.y4m")])
+        let result = try VigilProcess.run([
+            "analyze", "--format", "jsonl", "--no-progress", "--video", VigilProcess.corpus("video-over-limit.y4m"),
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("--max-image-size"), "\(result.stderr)")
     }

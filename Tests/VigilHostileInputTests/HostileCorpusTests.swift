@@ -101,10 +101,13 @@ enum CorpusFeeder {
                 if n == 0 { break }
                 total += n
                 // Bounded: nothing in the corpus holds more than a few thousand frames.
-                if total > 1_000_000 { return CorpusOutcome(kind: nil, description: "read more than 10^6 frames", failed: false, work: total) }
+                if total > 1_000_000 {
+                    return CorpusOutcome(kind: nil, description: "read more than 10^6 frames", failed: false, work: total)
+                }
             }
             if reader.nonFiniteSampleCount > 0 {
-                return CorpusOutcome(kind: "nonFinite", description: "\(reader.nonFiniteSampleCount) non-finite samples", failed: true, work: total)
+                return CorpusOutcome(
+                    kind: "nonFinite", description: "\(reader.nonFiniteSampleCount) non-finite samples", failed: true, work: total)
             }
             return CorpusOutcome(kind: nil, description: "read \(total) frames", failed: false, work: total)
         } catch let error as AudioFileError {
@@ -122,19 +125,24 @@ enum CorpusFeeder {
                 let reader = try open()
                 while try reader.nextChunk() != nil {
                     chunks += 1
-                    if chunks > 100_000 { return CorpusOutcome(kind: nil, description: "more than 10^5 chunks", failed: false, work: chunks) }
+                    if chunks > 100_000 {
+                        return CorpusOutcome(kind: nil, description: "more than 10^5 chunks", failed: false, work: chunks)
+                    }
                 }
                 return CorpusOutcome(kind: nil, description: "read \(chunks) chunks", failed: false, work: chunks)
             } catch {
                 return CorpusOutcome(kind: error.kind.rawValue, description: error.description, failed: true, work: chunks)
             }
         }
-        let fromFile = read { () throws(MediaReadError) in try MediaContainerReader(input: entry.path, options: MediaReaderOptions(audioSampleRate: 16_000)) }
+        let fromFile = read { () throws(MediaReadError) in
+            try MediaContainerReader(input: entry.path, options: MediaReaderOptions(audioSampleRate: 16_000))
+        }
         let fromMemory = read { () throws(MediaReadError) in
             try MediaContainerReader(bytes: bytes(entry), name: entry.path, options: MediaReaderOptions(audioSampleRate: 16_000))
         }
         guard fromFile.kind == fromMemory.kind else {
-            return CorpusOutcome(kind: "differs", description: "file: \(fromFile.description); memory: \(fromMemory.description)", failed: true)
+            return CorpusOutcome(
+                kind: "differs", description: "file: \(fromFile.description); memory: \(fromMemory.description)", failed: true)
         }
         return fromFile
     }
@@ -200,7 +208,8 @@ enum CorpusFeeder {
             return CorpusOutcome(kind: nil, description: "valid scenario", failed: false)
         } catch {
             return CorpusOutcome(
-                kind: error.problems.first?.path ?? "", description: error.problems.map(\.description).joined(separator: "\n"), failed: true,
+                kind: error.problems.first?.path ?? "", description: error.problems.map(\.description).joined(separator: "\n"),
+                failed: true,
                 work: error.problems.count)
         }
     }
@@ -208,7 +217,9 @@ enum CorpusFeeder {
     /// A device with one motion zone (ID 1) for the control bodies.
     static func controller() -> DeviceController {
         let controller = DeviceController(device: .default)
-        _ = try? controller.createZone(["name": "Drive", "use": "motion", "vertices": [["x": 0, "y": 0], ["x": 900, "y": 0], ["x": 900, "y": 700]]])
+        _ = try? controller.createZone([
+            "name": "Drive", "use": "motion", "vertices": [["x": 0, "y": 0], ["x": 900, "y": 0], ["x": 900, "y": 700]],
+        ])
         return controller
     }
 
@@ -263,10 +274,14 @@ struct HostileCorpusTests {
         } else {
             #expect(outcome.failed, "\(entry.file) was accepted: \(outcome.description)")
             if entry.kind != "-" {
-                #expect(outcome.kind == entry.kind, "\(entry.file): kind \(outcome.kind ?? "none"), expected \(entry.kind): \(outcome.description)")
+                #expect(
+                    outcome.kind == entry.kind,
+                    "\(entry.file): kind \(outcome.kind ?? "none"), expected \(entry.kind): \(outcome.description)")
             }
         }
-        #expect(entry.message.isEmpty || outcome.description.contains(entry.message), "\(entry.file): \"\(outcome.description)\" lacks \"\(entry.message)\"")
+        #expect(
+            entry.message.isEmpty || outcome.description.contains(entry.message),
+            "\(entry.file): \"\(outcome.description)\" lacks \"\(entry.message)\"")
         // Bounded work: a hostile header never makes a reader produce much.
         #expect(outcome.work < 100_000, "\(entry.file): \(outcome.work) units of work")
     }
@@ -282,7 +297,8 @@ struct HostileCorpusTests {
         #expect(JSONValue.defaultMaxDepth == limits.maxJSONDepth)
         #expect(InputLimits(maxAudioDuration: .infinity).problems.isEmpty, "inf means no duration limit")
         let bad = InputLimits(
-            maxImageWidth: 0, maxImageBytes: -1, maxAudioDuration: .nan, maxAudioChannels: 0, maxJSONBytes: 0, maxJSONDepth: 5000, maxZones: 0)
+            maxImageWidth: 0, maxImageBytes: -1, maxAudioDuration: .nan, maxAudioChannels: 0, maxJSONBytes: 0, maxJSONDepth: 5000,
+            maxZones: 0)
         #expect(bad.problems.count == 7, "\(bad.problems)")
         // Raising a limit admits what the default refuses.
         let zones = CorpusEntry.all.first { $0.file == "device-max-zones-over-limit.json" }!

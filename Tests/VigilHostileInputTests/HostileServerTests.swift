@@ -37,7 +37,9 @@ struct HostileServerTests {
         let metrics = LiveMetrics()
         let hub = EventHub(clientBufferCapacity: clientBuffer, historyCapacity: 1024, metrics: metrics)
         let session = LiveSession(sampleRate: 16_000, sourceName: "knocks", device: controller, hub: hub, metrics: metrics)
-        return Stack(controller: controller, metrics: metrics, hub: hub, session: session, server: LiveServer(session: session, configuration: configuration))
+        return Stack(
+            controller: controller, metrics: metrics, hub: hub, session: session,
+            server: LiveServer(session: session, configuration: configuration))
     }
 
     /// Samples/scenarios/knocks.json: 20 s, every labelled item one `sound` event.
@@ -116,7 +118,9 @@ struct HostileServerTests {
         let rssBefore = residentBytes()
         try await stack.server.withTestClient { client in
             let port = client.port
-            let probe = try await Self.onThread { try LatencyProbe(host: "127.0.0.1", port: port, responseTimeout: SanitizerAllowance.seconds(30)) }
+            let probe = try await Self.onThread {
+                try LatencyProbe(host: "127.0.0.1", port: port, responseTimeout: SanitizerAllowance.seconds(30))
+            }
             probe.start()
             runner.start()
             var statuses: [Int: Int] = [:]
@@ -142,7 +146,8 @@ struct HostileServerTests {
                                 let connection = try RawHTTPConnection(port: port, timeout: SanitizerAllowance.seconds(3))
                                 connection.send(Self.garbage(batch * 10 + k))
                                 let (text, closed) = connection.readAll(limit: 4096)
-                                return "garbage \((batch * 10 + k) % 8): " + (text.isEmpty ? (closed ? "closed" : "timeout") : String(text.prefix(12)))
+                                return "garbage \((batch * 10 + k) % 8): "
+                                    + (text.isEmpty ? (closed ? "closed" : "timeout") : String(text.prefix(12)))
                             }
                         }
                     }
@@ -166,7 +171,9 @@ struct HostileServerTests {
             #expect(report.pipeline.count == Self.expectedSoundEvents, "events delivered during the flood")
             let worst = report.pipeline.max() ?? 0
             #expect(worst < SanitizerAllowance.seconds(1.0), "an event arrived \(worst) s after its media time was due")
-            print("flood: statuses \(statuses.sorted { $0.key < $1.key }), worst event delivery \(worst) s, RSS +\((residentBytes() - rssBefore) >> 20) MiB")
+            print(
+                "flood: statuses \(statuses.sorted { $0.key < $1.key }), worst event delivery \(worst) s, RSS +\((residentBytes() - rssBefore) >> 20) MiB"
+            )
         }
     }
 
@@ -256,7 +263,9 @@ struct HostileServerTests {
         let runner = try Self.runner(stack, speed: 4)
         try await stack.server.withTestClient { client in
             let port = client.port
-            let probe = try await Self.onThread { try LatencyProbe(host: "127.0.0.1", port: port, responseTimeout: SanitizerAllowance.seconds(30)) }
+            let probe = try await Self.onThread {
+                try LatencyProbe(host: "127.0.0.1", port: port, responseTimeout: SanitizerAllowance.seconds(30))
+            }
             probe.start()
             runner.start()
             // 30 clients drip a request head one byte per 100 ms (it would take 6 s to finish).
@@ -326,7 +335,9 @@ struct HostileServerTests {
             #expect(report.pipeline.count == Self.expectedSoundEvents)
             let worst = report.pipeline.max() ?? 0
             #expect(worst < SanitizerAllowance.seconds(1.0), "an event arrived \(worst) s after its media time was due")
-            print("slowloris: closed after \(times.min() ?? 0)...\(times.max() ?? 0) s, body: \(bodyAnswer), idle \(idleSeconds) s, worst event delivery \(worst) s")
+            print(
+                "slowloris: closed after \(times.min() ?? 0)...\(times.max() ?? 0) s, body: \(bodyAnswer), idle \(idleSeconds) s, worst event delivery \(worst) s"
+            )
         }
     }
 
@@ -346,7 +357,8 @@ struct HostileServerTests {
                 #expect(response.status.code == 413)
                 #expect(String(buffer: response.body).contains("--max-body-size"))
             }
-            let exact = try await client.execute(uri: "/audio", method: .put, body: ByteBuffer(string: #"{"microphoneMuted":true}"# + String(repeating: " ", count: 1000)))
+            let exact = try await client.execute(
+                uri: "/audio", method: .put, body: ByteBuffer(string: #"{"microphoneMuted":true}"# + String(repeating: " ", count: 1000)))
             #expect(exact.status == .ok, "a body under the limit is accepted")
             // A lying Content-Length is refused from the header alone; chunked bodies are counted as they come.
             let answers = try await Self.onThread { () -> [String] in
@@ -417,11 +429,13 @@ struct HostileServerTests {
             (.post, "/triggers", ByteBuffer(string: #"{"zoneID":1,"initialDuration":10}"#)), (.delete, "/triggers/1", nil),
             (.post, "/event-detection-triggers", ByteBuffer(string: #"[{"eventTriggerType":"sound","enablementStatus":"disabled"}]"#)),
             (.put, "/recording-mode", ByteBuffer(string: #"{"selectedRecordingMode":0}"#)),
-            (.put, "/transport", ByteBuffer(string: #"{"status":"inactive"}"#)), (.put, "/audio", ByteBuffer(string: #"{"microphoneMuted":true}"#)),
+            (.put, "/transport", ByteBuffer(string: #"{"status":"inactive"}"#)),
+            (.put, "/audio", ByteBuffer(string: #"{"microphoneMuted":true}"#)),
         ]
         try await stack.server.withTestClient { client in
             for (method, uri, body) in mutating {
-                for authorization in [nil, "Bearer wrong", "Basic czNjcmV0LXRva2Vu", "Bearer s3cret-token-and-more", "bearer s3cret-token"] {
+                for authorization in [nil, "Bearer wrong", "Basic czNjcmV0LXRva2Vu", "Bearer s3cret-token-and-more", "bearer s3cret-token"]
+                {
                     var headers = HTTPFields()
                     if let authorization { headers[.authorization] = authorization }
                     let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
@@ -431,7 +445,8 @@ struct HostileServerTests {
             }
             #expect(String(buffer: try await client.execute(uri: "/device", method: .get).body) == before)
             #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
-            let accepted = try await client.execute(uri: "/zones", method: .post, headers: [.authorization: "Bearer s3cret-token"], body: zone)
+            let accepted = try await client.execute(
+                uri: "/zones", method: .post, headers: [.authorization: "Bearer s3cret-token"], body: zone)
             #expect(accepted.status.code == 201)
         }
     }

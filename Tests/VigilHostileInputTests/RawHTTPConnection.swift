@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A plain TCP connection to the server for requests `TestHTTPClient` will not send:
 /// garbage bytes, dripped headers (slowloris), lying Content-Length, huge header blocks.
@@ -76,7 +77,8 @@ final class RawHTTPConnection: @unchecked Sendable {
             if let range = text.range(of: "\r\n\r\n") {
                 let head = String(text[..<range.lowerBound])
                 let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                 let body = text[range.upperBound...]
                 if body.utf8.count >= length { return (status, String(body)) }

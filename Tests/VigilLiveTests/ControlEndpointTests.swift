@@ -1,10 +1,10 @@
 import Foundation
 import Hummingbird
-import VigilServerTesting
 import Testing
 import VigilCore
 import VigilDevice
 import VigilLive
+import VigilServerTesting
 
 @Suite("HTTP control and state endpoints")
 struct ControlEndpointTests {
@@ -18,7 +18,9 @@ struct ControlEndpointTests {
         return (Int(response.status.code), LiveTestSupport.json(response))
     }
 
-    func expectError(_ result: (Int, JSONValue), _ http: Int, _ status: String, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ result: (Int, JSONValue), _ http: Int, _ status: String, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(result.0 == http, "\(result.1)", sourceLocation: sourceLocation)
         #expect(result.1["status"]?.stringValue == status, "\(result.1)", sourceLocation: sourceLocation)
         #expect(result.1["reason"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
@@ -76,26 +78,35 @@ struct ControlEndpointTests {
             expectError(try await send(client, .post, "/zones", ""), 400, "InvalidCommand")
             expectError(try await send(client, .post, "/zones", #"{"name":"x","use":"motion"}"#), 400, "InvalidCommand", field: "vertices")
             expectError(
-                try await send(client, .post, "/zones", #"{"name":7,"use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}]}"#),
+                try await send(
+                    client, .post, "/zones", #"{"name":7,"use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}]}"#),
                 400, "InvalidCommand", field: "name")
             expectError(
-                try await send(client, .post, "/zones", ##"{"name":"x","use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}],"colour":"#fff"}"##),
+                try await send(
+                    client, .post, "/zones",
+                    ##"{"name":"x","use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}],"colour":"#fff"}"##),
                 400, "InvalidCommand", field: "colour")
             expectError(
-                try await send(client, .post, "/zones", #"{"zoneID":4,"name":"x","use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}]}"#),
+                try await send(
+                    client, .post, "/zones",
+                    #"{"zoneID":4,"name":"x","use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}]}"#),
                 400, "InvalidCommand", field: "zoneID")
             expectError(
                 try await send(client, .post, "/zones", #"{"name":"x","use":"motion","vertices":[{"x":0,"y":0},{"x":9,"y":0}]}"#),
                 422, "ConstraintError", field: "vertices")
             expectError(
-                try await send(client, .post, "/zones", #"{"name":"x","use":"motion","vertices":[{"x":0,"y":0},{"x":3000,"y":0},{"x":9,"y":9}]}"#),
+                try await send(
+                    client, .post, "/zones", #"{"name":"x","use":"motion","vertices":[{"x":0,"y":0},{"x":3000,"y":0},{"x":9,"y":9}]}"#),
                 422, "DynamicConstraintError", field: "vertices[1].x")
             expectError(
-                try await send(client, .post, "/zones", #"{"name":"bow","use":"motion","vertices":[{"x":0,"y":0},{"x":100,"y":100},{"x":100,"y":0},{"x":0,"y":100}]}"#),
+                try await send(
+                    client, .post, "/zones",
+                    #"{"name":"bow","use":"motion","vertices":[{"x":0,"y":0},{"x":100,"y":100},{"x":100,"y":0},{"x":0,"y":100}]}"#),
                 422, "DynamicConstraintError", field: "vertices")
             expectError(try await send(client, .post, "/zones", Self.square), 409, "AlreadyExists", field: "vertices")
             expectError(
-                try await send(client, .post, "/zones", #"{"name":"f","use":"focus","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}]}"#),
+                try await send(
+                    client, .post, "/zones", #"{"name":"f","use":"focus","vertices":[{"x":0,"y":0},{"x":9,"y":0},{"x":9,"y":9}]}"#),
                 422, "ConstraintError", field: "use")
             // Fill up to maxUserDefinedZones (8), then ResourceExhausted.
             for i in 2...8 {
@@ -103,7 +114,8 @@ struct ControlEndpointTests {
                 #expect(try await send(client, .post, "/zones", zone).0 == 201)
             }
             expectError(
-                try await send(client, .post, "/zones", #"{"name":"full","use":"motion","vertices":[{"x":5,"y":5},{"x":500,"y":5},{"x":5,"y":500}]}"#),
+                try await send(
+                    client, .post, "/zones", #"{"name":"full","use":"motion","vertices":[{"x":5,"y":5},{"x":500,"y":5},{"x":5,"y":500}]}"#),
                 409, "ResourceExhausted")
 
             // Update.
@@ -122,7 +134,8 @@ struct ControlEndpointTests {
             #expect(stack.controller.current.zoneManagement.trigger(forZone: 1)?.maxDuration == 30)
             expectError(try await send(client, .post, "/triggers", #"{"zoneID":99}"#), 404, "NotFound", field: "zoneID")
             expectError(
-                try await send(client, .post, "/triggers", #"{"zoneID":1,"initialDuration":5,"augmentationDuration":6}"#), 422, "ConstraintError",
+                try await send(client, .post, "/triggers", #"{"zoneID":1,"initialDuration":5,"augmentationDuration":6}"#), 422,
+                "ConstraintError",
                 field: "augmentationDuration")
             expectError(try await send(client, .post, "/triggers", #"{"zoneID":"one"}"#), 400, "InvalidCommand", field: "zoneID")
             expectError(try await send(client, .post, "/triggers", "[1]"), 400, "InvalidCommand")
@@ -145,14 +158,17 @@ struct ControlEndpointTests {
         try await stack.server.withTestClient { client in
             let set = try await send(
                 client, .post, "/event-detection-triggers",
-                #"[{"eventTriggerType":"sound","enablementStatus":"disabled"},{"eventTriggerType":"smokeAlarm","enablementStatus":"enabled"}]"#)
+                #"[{"eventTriggerType":"sound","enablementStatus":"disabled"},{"eventTriggerType":"smokeAlarm","enablementStatus":"enabled"}]"#
+            )
             #expect(set.0 == 200)
             #expect(set.1["enabledEventTriggers"] == ["motion", "smokeAlarm"])
             expectError(
-                try await send(client, .post, "/event-detection-triggers", #"[{"eventTriggerType":"dogBark","enablementStatus":"enabled"}]"#),
+                try await send(
+                    client, .post, "/event-detection-triggers", #"[{"eventTriggerType":"dogBark","enablementStatus":"enabled"}]"#),
                 422, "ConstraintError", field: "[0]")
             expectError(
-                try await send(client, .post, "/event-detection-triggers", #"[{"eventTriggerType":"unicorn","enablementStatus":"enabled"}]"#),
+                try await send(
+                    client, .post, "/event-detection-triggers", #"[{"eventTriggerType":"unicorn","enablementStatus":"enabled"}]"#),
                 422, "ConstraintError", field: "[0].eventTriggerType")
             expectError(try await send(client, .post, "/event-detection-triggers", #"{"sound":true}"#), 400, "InvalidCommand", field: "")
             expectError(
@@ -164,14 +180,23 @@ struct ControlEndpointTests {
             #expect(selected.0 == 200)
             #expect(selected.1["recordingMode"]?.stringValue == "etr")
             #expect(stack.controller.current.recordingModes.selectedRecordingMode == 2)
-            #expect(try await send(client, .put, "/recording-mode", #"{"recordingMode":"images"}"#).1["selectedRecordingMode"]?.intValue == 3)
-            expectError(try await send(client, .put, "/recording-mode", #"{"selectedRecordingMode":0}"#), 422, "DynamicConstraintError", field: "selectedRecordingMode")
-            expectError(try await send(client, .put, "/recording-mode", #"{"selectedRecordingMode":9}"#), 422, "ConstraintError", field: "selectedRecordingMode")
-            expectError(try await send(client, .put, "/recording-mode", #"{"recordingMode":"cvr"}"#), 404, "NotFound", field: "recordingMode")
-            expectError(try await send(client, .put, "/recording-mode", #"{"selectedRecordingMode":"two"}"#), 400, "InvalidCommand", field: "selectedRecordingMode")
+            #expect(
+                try await send(client, .put, "/recording-mode", #"{"recordingMode":"images"}"#).1["selectedRecordingMode"]?.intValue == 3)
+            expectError(
+                try await send(client, .put, "/recording-mode", #"{"selectedRecordingMode":0}"#), 422, "DynamicConstraintError",
+                field: "selectedRecordingMode")
+            expectError(
+                try await send(client, .put, "/recording-mode", #"{"selectedRecordingMode":9}"#), 422, "ConstraintError",
+                field: "selectedRecordingMode")
+            expectError(
+                try await send(client, .put, "/recording-mode", #"{"recordingMode":"cvr"}"#), 404, "NotFound", field: "recordingMode")
+            expectError(
+                try await send(client, .put, "/recording-mode", #"{"selectedRecordingMode":"two"}"#), 400, "InvalidCommand",
+                field: "selectedRecordingMode")
 
             // Transport.
-            let transport = try await send(client, .put, "/transport", #"{"transportStatus":"inactive","triggerOptions":{"motionSensitivity":7}}"#)
+            let transport = try await send(
+                client, .put, "/transport", #"{"transportStatus":"inactive","triggerOptions":{"motionSensitivity":7}}"#)
             #expect(transport.0 == 200)
             #expect(transport.1["transportStatus"]?.stringValue == "inactive")
             #expect(stack.controller.current.transport.triggerOptions.motionSensitivity == 7)
@@ -182,7 +207,9 @@ struct ControlEndpointTests {
             expectError(
                 try await send(client, .put, "/transport", #"{"triggerOptions":{"motionZones":[{"zone":42}]}}"#), 404, "NotFound",
                 field: "triggerOptions.motionZones[0].zone")
-            expectError(try await send(client, .put, "/transport", #"{"transportStatus":"paused"}"#), 422, "ConstraintError", field: "transportStatus")
+            expectError(
+                try await send(client, .put, "/transport", #"{"transportStatus":"paused"}"#), 422, "ConstraintError",
+                field: "transportStatus")
             expectError(try await send(client, .put, "/transport", #"{"speed":1}"#), 400, "InvalidCommand", field: "speed")
 
             // Audio.
@@ -191,7 +218,8 @@ struct ControlEndpointTests {
             #expect(audio.1["microphoneMuted"]?.boolValue == true)
             #expect(audio.1["recordingMicrophoneMuted"]?.boolValue == false)
             #expect(stack.controller.current.audio.microphoneMuted)
-            expectError(try await send(client, .put, "/audio", #"{"microphoneMuted":"yes"}"#), 400, "InvalidCommand", field: "microphoneMuted")
+            expectError(
+                try await send(client, .put, "/audio", #"{"microphoneMuted":"yes"}"#), 400, "InvalidCommand", field: "microphoneMuted")
 
             // Every request above was counted by status.
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)

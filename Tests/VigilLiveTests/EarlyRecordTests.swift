@@ -1,11 +1,11 @@
 import Foundation
 import Hummingbird
-import VigilServerTesting
 import Testing
 import VigilCore
 import VigilDevice
 import VigilLive
 import VigilPipeline
+import VigilServerTesting
 import VigilSynth
 
 /// `eventStarted`: an event is announced at confirmation, over SSE, while its activity goes on.
@@ -14,7 +14,9 @@ struct EarlyRecordTests {
     /// A 16 kHz scenario with `items` over pink noise.
     static func scenario(duration: Double, items: String) throws -> Scenario {
         try Scenario.decode(
-            Array(#"{"sampleRate":16000,"duration":\#(duration),"seed":3,"background":{"noise":{"level":-55,"colour":"pink"}},"items":[\#(items)]}"#.utf8))
+            Array(
+                #"{"sampleRate":16000,"duration":\#(duration),"seed":3,"background":{"noise":{"level":-55,"colour":"pink"}},"items":[\#(items)]}"#
+                    .utf8))
     }
 
     static func events(_ client: TestHTTPClient) async throws -> [(event: String, json: JSONValue)] {
@@ -33,7 +35,8 @@ struct EarlyRecordTests {
         trigger: EventTriggerType, item: String, duration: Double, midway: Double, activityEnd: Double
     ) async throws {
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [trigger]))
-        let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try Self.scenario(duration: duration, items: item)), session: stack.session)
+        let feeder = Feeder(
+            renderer: try ScenarioRenderer(scenario: try Self.scenario(duration: duration, items: item)), session: stack.session)
         try await stack.server.withTestClient { testClient in
             let client = SSEClient(port: testClient.port, responseTimeout: LiveTestSupport.sseResponseTimeout)
             try await LiveTestSupport.onThread { try client.connect() }
@@ -78,7 +81,8 @@ struct EarlyRecordTests {
     /// A trigger disabled while its sound goes on: the event ends at the change, and nothing
     /// more of that trigger is reported until it is enabled again.
     @Test func triggerDisabledWhileASoundGoesOnEndsItsEventAndStopsTheOthers() async throws {
-        let items = #"{"type":"noise","start":1,"duration":4,"level":-15},{"type":"noise","start":7,"duration":0.5,"level":-15},{"type":"noise","start":12,"duration":0.5,"level":-15}"#
+        let items =
+            #"{"type":"noise","start":1,"duration":4,"level":-15},{"type":"noise","start":7,"duration":0.5,"level":-15},{"type":"noise","start":12,"duration":0.5,"level":-15}"#
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [.sound]))
         let feeder = Feeder(renderer: try ScenarioRenderer(scenario: try Self.scenario(duration: 15, items: items)), session: stack.session)
         try await stack.server.withTestClient { client in

@@ -42,7 +42,9 @@ struct LiveMetricsTests {
         #expect(values["vigil_live_dropped_clients_total"] == 1 && values["vigil_live_blocks_total"] == 2)
         #expect(values["vigil_live_media_time_seconds"] == 1.6 && values["vigil_live_media_lag_seconds"] == 0.125)
         #expect(values["vigil_live_media_lag_max_seconds"] == 0.25)
-        #expect(values[#"vigil_live_control_requests_total{code="422"}"#] == 2 && values[#"vigil_live_control_requests_total{code="200"}"#] == 1)
+        #expect(
+            values[#"vigil_live_control_requests_total{code="422"}"#] == 2 && values[#"vigil_live_control_requests_total{code="200"}"#] == 1
+        )
         #expect(metrics.connectedClients == 2 && metrics.droppedClients == 1 && metrics.currentLag == 0.125)
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import Hummingbird
-import VigilServerTesting
 import VigilControl
 import VigilCore
 import VigilDevice
 import VigilLive
+import VigilServerTesting
 import VigilSynth
 
 /// Shared fixtures for the live tests.

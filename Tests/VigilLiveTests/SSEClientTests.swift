@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Testing
 import VigilLive
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The blocking SSE client gives up on a server that accepts a connection but never answers,
 /// instead of blocking its thread forever.

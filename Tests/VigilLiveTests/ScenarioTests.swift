@@ -109,7 +109,8 @@ struct ScenarioTests {
         #expect(problems(#"{"duration":5,"items":[{"type":"t4","start":6}]}"#) == ["items[0].start"])
         #expect(problems(#"{"duration":5,"items":[{"type":"t4","start":1,"snr":20}]}"#) == ["items[0].snr"])
         #expect(problems(#"{"duration":5,"items":[{"type":"noise","start":1,"duration":1,"colour":"blue"}]}"#) == ["items[0].colour"])
-        #expect(problems(#"{"duration":5,"items":[{"type":"t3","start":1,"jitter":0.9,"bogus":1}]}"#) == ["items[0].bogus", "items[0].jitter"])
+        #expect(
+            problems(#"{"duration":5,"items":[{"type":"t3","start":1,"jitter":0.9,"bogus":1}]}"#) == ["items[0].bogus", "items[0].jitter"])
         #expect(problems(#"{"duration":5,"background":{"noise":{"colour":"pink"}}}"#) == ["background.noise.level"])
         #expect(problems(#"{"duration":5,"items":[{"type":"clip","start":1}]}"#) == ["items[0].path"])
     }

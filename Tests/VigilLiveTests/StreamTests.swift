@@ -1,12 +1,12 @@
 import Foundation
 import Hummingbird
-import VigilServerTesting
 import Testing
 import VigilCore
 import VigilDetectors
 import VigilDevice
 import VigilLive
 import VigilPipeline
+import VigilServerTesting
 import VigilSynth
 
 @Suite("Event stream: SSE, WebSocket, live control, fan-out")
@@ -111,7 +111,8 @@ struct StreamTests {
             } else {
                 // Alarm events lie within their labels.
                 for l in expected {
-                    #expect(got.contains { ($0["start"]?.doubleValue ?? -9) >= l.onset - 0.5 && ($0["start"]?.doubleValue ?? 1e9) <= l.offset })
+                    #expect(
+                        got.contains { ($0["start"]?.doubleValue ?? -9) >= l.onset - 0.5 && ($0["start"]?.doubleValue ?? 1e9) <= l.offset })
                 }
                 #expect(got.count == expected.count)
             }
@@ -123,7 +124,8 @@ struct StreamTests {
     @Test func webSocketCarriesRecords() async throws {
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor(mode: 0, enabled: [.sound]))
         let runner = LiveRunner(
-            session: stack.session, source: ScenarioSource(renderer: try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json"))),
+            session: stack.session,
+            source: ScenarioSource(renderer: try ScenarioRenderer(scenario: try LiveTestSupport.scenario("knocks.json"))),
             options: .init(speed: 0))
         // Through the live server on real TCP, with a raw WebSocket client.
         let texts = try await stack.server.withTestClient { testClient in

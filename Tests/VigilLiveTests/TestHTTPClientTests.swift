@@ -24,7 +24,8 @@ struct TestHTTPClientTests {
         #expect(LiveClock.now() - started >= 0.25)
     }
 
-    @Test("requests with and without a body get the server's status, headers and whole body; concurrent requests do not wait for each other")
+    @Test(
+        "requests with and without a body get the server's status, headers and whole body; concurrent requests do not wait for each other")
     func realServer() async throws {
         let stack = LiveTestSupport.stack(device: .default)
         try await stack.server.withTestClient { client in

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import Synchronization
-import VigilServerTesting
 import Testing
 import VigilControl
 import VigilCore
@@ -10,6 +9,7 @@ import VigilFrameIO
 import VigilImaging
 import VigilLive
 import VigilPipeline
+import VigilServerTesting
 
 /// A small deterministic camera picture: a textured static background and bright squares.
 enum MovingSquares {
@@ -84,7 +84,8 @@ struct VideoStreamTests {
             for frame in frames where frame.time < 6 { session.process(frame: frame) }
             let created = try await client.execute(
                 uri: "/zones", method: .post,
-                body: LiveTestSupport.body(#"{"name":"Drive","use":"motion","vertices":[{"x":0,"y":0},{"x":1000,"y":0},{"x":1000,"y":700},{"x":0,"y":700}]}"#))
+                body: LiveTestSupport.body(
+                    #"{"name":"Drive","use":"motion","vertices":[{"x":0,"y":0},{"x":1000,"y":0},{"x":1000,"y":700},{"x":0,"y":700}]}"#))
             #expect(created.status == .created)
             let zoneID = try #require(LiveTestSupport.json(created)["zoneID"]?.intValue)
             for frame in frames where frame.time >= 6 { session.process(frame: frame) }

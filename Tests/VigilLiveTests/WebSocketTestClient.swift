@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A minimal blocking WebSocket client for tests: handshake, then read text messages

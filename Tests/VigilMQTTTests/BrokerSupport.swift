@@ -121,14 +121,26 @@ final class TestBroker {
         ]
         if tls {
             try "subjectAltName=IP:127.0.0.1\n".write(to: directory.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
-            try run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=Vigil test CA"], in: directory)
-            try run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"], in: directory)
             try run(
                 [
-                    "openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt",
+                    "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2",
+                    "-subj", "/CN=Vigil test CA",
+                ], in: directory)
+            try run(
+                [
+                    "openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj",
+                    "/CN=127.0.0.1",
+                ], in: directory)
+            try run(
+                [
+                    "openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+                    "server.crt",
                     "-days", "2", "-extfile", "san.ext",
                 ], in: directory)
-            config += ["cafile \(caFile.path)", "certfile \(directory.appendingPathComponent("server.crt").path)", "keyfile \(directory.appendingPathComponent("server.key").path)"]
+            config += [
+                "cafile \(caFile.path)", "certfile \(directory.appendingPathComponent("server.crt").path)",
+                "keyfile \(directory.appendingPathComponent("server.key").path)",
+            ]
         }
         if users.isEmpty {
             config.append("allow_anonymous true")
@@ -144,7 +156,8 @@ final class TestBroker {
             }
             config += ["allow_anonymous false", "password_file \(passwords.path)"]
         }
-        try (config.joined(separator: "\n") + "\n").write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try (config.joined(separator: "\n") + "\n").write(
+            to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
         try start()
     }
 
@@ -154,8 +167,11 @@ final class TestBroker {
     func start() throws {
         runs += 1
         process = try launch(
-            ["mosquitto", "-c", directory.appendingPathComponent("mosquitto.conf").path], log: directory.appendingPathComponent("broker-\(runs).log"))
-        guard wait(seconds: 10, until: { portAccepts(port) }) else { throw CommandFailed(description: "mosquitto did not start on port \(port)") }
+            ["mosquitto", "-c", directory.appendingPathComponent("mosquitto.conf").path],
+            log: directory.appendingPathComponent("broker-\(runs).log"))
+        guard wait(seconds: 10, until: { portAccepts(port) }) else {
+            throw CommandFailed(description: "mosquitto did not start on port \(port)")
+        }
     }
 
     func stop() {
@@ -181,7 +197,10 @@ final class TestSubscriber {
     let output: URL
     private let process: Process
 
-    init(broker: TestBroker, topics: [String] = ["vigil/#", "homeassistant/#"], clientID: String = "vigil-test-\(UUID().uuidString.prefix(8))") throws {
+    init(
+        broker: TestBroker, topics: [String] = ["vigil/#", "homeassistant/#"],
+        clientID: String = "vigil-test-\(UUID().uuidString.prefix(8))"
+    ) throws {
         output = broker.directory.appendingPathComponent("\(clientID).out")
         process = try launch(
             ["mosquitto_sub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-c", "-i", clientID, "-F", "%r\t%t\t%p"]

@@ -6,7 +6,11 @@ import VigilMQTT
 @Suite("HomeAssistantMQTTMapping")
 struct HomeAssistantMQTTMappingTests {
     func record(_ type: String, id: Int, trigger: String, start: Double = 1) -> JSONValue {
-        .object(JSONObject([("v", 1), ("type", .string(type)), ("file", "x"), ("id", .number(Double(id))), ("trigger", .string(trigger)), ("start", .number(start))]))
+        .object(
+            JSONObject([
+                ("v", 1), ("type", .string(type)), ("file", "x"), ("id", .number(Double(id))), ("trigger", .string(trigger)),
+                ("start", .number(start)),
+            ]))
     }
 
     @Test("one binary_sensor per enabled trigger with its device class, unique id, availability and one device")
@@ -29,14 +33,18 @@ struct HomeAssistantMQTTMappingTests {
         }
         #expect(identifiers == ["vigil_front_door_porch"])
         let classes = Dictionary(uniqueKeysWithValues: EventTriggerType.allCases.map { ($0, HomeAssistantMQTTMapping.deviceClass($0)) })
-        #expect(classes[.motion] == "motion" && classes[.sound] == "sound" && classes[.smokeAlarm] == "smoke" && classes[.coAlarm] == "carbon_monoxide")
+        #expect(
+            classes[.motion] == "motion" && classes[.sound] == "sound" && classes[.smokeAlarm] == "smoke"
+                && classes[.coAlarm] == "carbon_monoxide")
     }
 
     @Test("ON when the first event of a trigger starts, OFF when the last one is final; a final without a start gives both")
     func states() {
         var mapping = HomeAssistantMQTTMapping(cameraName: "Cam", triggers: [.motion, .sound])
         func states(_ record: JSONValue) -> [String] {
-            mapping.messages(for: record).filter { $0.topic != mapping.eventsTopic }.map { "\($0.topic.split(separator: "/").last!)=\($0.text)" }
+            mapping.messages(for: record).filter { $0.topic != mapping.eventsTopic }.map {
+                "\($0.topic.split(separator: "/").last!)=\($0.text)"
+            }
         }
         #expect(states(record("eventStarted", id: 1, trigger: "motion")) == ["motion=ON"])
         #expect(states(record("eventStarted", id: 2, trigger: "motion")) == [])

@@ -48,9 +48,13 @@ func demoSceneRecords() throws -> [JSONValue] {
     return timed.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
 }
 
-@Suite("MQTTPublisher with a mosquitto broker", .serialized, .enabled(if: mosquittoAvailable, "needs mosquitto and mosquitto-clients (Debian packages)"))
+@Suite(
+    "MQTTPublisher with a mosquitto broker", .serialized,
+    .enabled(if: mosquittoAvailable, "needs mosquitto and mosquitto-clients (Debian packages)"))
 struct MQTTPublisherTests {
-    func publisher(_ broker: TestBroker, user: String? = nil, password: String? = nil, queueLimit: Int = 1000, availability: String = "vigil/available")
+    func publisher(
+        _ broker: TestBroker, user: String? = nil, password: String? = nil, queueLimit: Int = 1000, availability: String = "vigil/available"
+    )
         throws -> MQTTPublisher
     {
         let url = MQTTBrokerURL(host: "127.0.0.1", port: broker.port, username: user, password: password)
@@ -80,7 +84,9 @@ struct MQTTPublisherTests {
         for record in records { expected += mapping.messages(for: record) }
         for message in expected { try publisher.publish(message) }
         #expect(publisher.flush(timeout: 20))
-        #expect(wait(seconds: 10) { subscriber.messages.filter { $0.topic.hasPrefix("vigil/demo_front_door_camera/") }.count >= expected.count })
+        #expect(
+            wait(seconds: 10) { subscriber.messages.filter { $0.topic.hasPrefix("vigil/demo_front_door_camera/") }.count >= expected.count }
+        )
 
         let received = subscriber.messages
         // Every message, in order, on its topic.
@@ -107,7 +113,10 @@ struct MQTTPublisherTests {
         #expect(retained.allSatisfy { $0.retained })
         #expect(Set(retained.filter { $0.topic.hasPrefix("homeassistant/") }.map(\.topic)) == Set(discovery.map(\.topic)))
         #expect(retained.contains { $0.topic == "vigil/available" && $0.payload == "online" })
-        #expect(retained.filter { $0.topic.hasPrefix("vigil/demo_front_door_camera/") && !$0.topic.hasSuffix("/events") }.allSatisfy { $0.payload == "OFF" })
+        #expect(
+            retained.filter { $0.topic.hasPrefix("vigil/demo_front_door_camera/") && !$0.topic.hasSuffix("/events") }.allSatisfy {
+                $0.payload == "OFF"
+            })
 
         publisher.stop()
         #expect(wait(seconds: 10) { subscriber.messages.last.map { $0.topic == "vigil/available" && $0.payload == "offline" } ?? false })
@@ -124,7 +133,9 @@ struct MQTTPublisherTests {
             Issue.record("connected with a wrong password")
         } catch {
             #expect(error.kind == .notAuthorized, "\(error)")
-            #expect(error.description.hasPrefix("mqtt://vigil:***@127.0.0.1:\(broker.port): ") && !error.description.contains("wrong"), "\(error)")
+            #expect(
+                error.description.hasPrefix("mqtt://vigil:***@127.0.0.1:\(broker.port): ") && !error.description.contains("wrong"),
+                "\(error)")
         }
         wrong.stop(timeout: 1)
         let anonymous = try publisher(broker)
@@ -137,11 +148,14 @@ struct MQTTPublisherTests {
         right.stop()
     }
 
-    @Test("mqtts:// with the broker's CA file connects and delivers; without it the handshake fails", .enabled(if: opensslAvailable, "needs openssl"))
+    @Test(
+        "mqtts:// with the broker's CA file connects and delivers; without it the handshake fails",
+        .enabled(if: opensslAvailable, "needs openssl"))
     func tls() throws {
         let broker = try TestBroker(tls: true)
         let url = try MQTTBrokerURL(parsing: "mqtts://127.0.0.1:\(broker.port)")
-        let trusted = try MQTTPublisher(configuration: MQTTPublisherConfiguration(broker: url, clientID: "vigil-tls", caFile: broker.caFile.path))
+        let trusted = try MQTTPublisher(
+            configuration: MQTTPublisherConfiguration(broker: url, clientID: "vigil-tls", caFile: broker.caFile.path))
         try trusted.start()
         try trusted.waitUntilConnected(timeout: 10)
         try trusted.publish(MQTTMessage(topic: "vigil/cam/events", text: #"{"id":1}"#))
@@ -154,7 +168,8 @@ struct MQTTPublisherTests {
         untrusted.stop(timeout: 0.5)
 
         #expect {
-            try MQTTPublisher(configuration: MQTTPublisherConfiguration(broker: url, caFile: broker.directory.appendingPathComponent("missing.crt").path))
+            try MQTTPublisher(
+                configuration: MQTTPublisherConfiguration(broker: url, caFile: broker.directory.appendingPathComponent("missing.crt").path))
         } throws: { error in
             (error as? MQTTError)?.kind == .tls && "\(error)".contains("missing.crt")
         }
@@ -199,8 +214,10 @@ struct MQTTPublisherTests {
         #expect(wait(seconds: 20) { Set(subscriber.messages.compactMap { try? JSONValue.parse($0.payload)["id"]?.intValue }).count == 8 })
         // QoS 1 may repeat a message: deduplicate by id, keeping the first arrival.
         var seen: Set<Int> = []
-        let ids = subscriber.messages.filter { $0.topic == "vigil/cam/events" }.compactMap { try? JSONValue.parse($0.payload)["id"]?.intValue }
-            .filter { seen.insert($0).inserted }
+        let ids = subscriber.messages.filter { $0.topic == "vigil/cam/events" }.compactMap {
+            try? JSONValue.parse($0.payload)["id"]?.intValue
+        }
+        .filter { seen.insert($0).inserted }
         #expect(ids == [0, 1, 2, 6, 7, 8, 9, 10], "the oldest waiting records (3, 4, 5) are the dropped ones")
         let status = publisher.status
         #expect(status.dropped == 3 && status.delivered == 8 && status.connections == 2, "\(status)")

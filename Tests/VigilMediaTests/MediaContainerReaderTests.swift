@@ -56,7 +56,9 @@ func bestLag(_ signal: [Float], _ reference: [Float], maxLag: Int) -> (lag: Int,
     return best
 }
 
-@Suite("MediaContainerReader on files made by ffmpeg", .serialized, .enabled(if: ffmpegAvailable, "needs the ffmpeg command (Debian package ffmpeg)"))
+@Suite(
+    "MediaContainerReader on files made by ffmpeg", .serialized,
+    .enabled(if: ffmpegAvailable, "needs the ffmpeg command (Debian package ffmpeg)"))
 struct MediaContainerReaderTests {
     let media: GeneratedMedia
     init() throws { media = try GeneratedMedia.shared.get() }
@@ -161,8 +163,10 @@ struct MediaContainerReaderTests {
     @Test("the same container from memory gives the same chunks as from the file")
     func memory() throws {
         let bytes = try [UInt8](Data(contentsOf: media.h264AAC))
-        let fromMemory = try ReadAll(try MediaContainerReader(bytes: bytes, name: "clip in memory", options: MediaReaderOptions(audioSampleRate: 16_000)))
-        let fromFile = try ReadAll(try MediaContainerReader(input: media.h264AAC.path, options: MediaReaderOptions(audioSampleRate: 16_000)))
+        let fromMemory = try ReadAll(
+            try MediaContainerReader(bytes: bytes, name: "clip in memory", options: MediaReaderOptions(audioSampleRate: 16_000)))
+        let fromFile = try ReadAll(
+            try MediaContainerReader(input: media.h264AAC.path, options: MediaReaderOptions(audioSampleRate: 16_000)))
         #expect(fromMemory.frames == fromFile.frames && fromMemory.audio == fromFile.audio)
     }
 
@@ -198,7 +202,8 @@ struct MediaContainerReaderTests {
             _ = try MediaContainerReader(input: directory.appendingPathComponent("missing.mp4").path)
             Issue.record("a missing file opened")
         } catch {
-            #expect(error.kind == .unreadable && error.description.contains("missing.mp4") && error.reason.contains("No such file"), "\(error)")
+            #expect(
+                error.kind == .unreadable && error.description.contains("missing.mp4") && error.reason.contains("No such file"), "\(error)")
         }
         // A Matroska video track whose codec id no decoder knows.
         let mkv = directory.appendingPathComponent("video.mkv")
@@ -213,7 +218,9 @@ struct MediaContainerReaderTests {
             _ = try MediaContainerReader(input: unknown.path)
             Issue.record("an undecodable codec opened")
         } catch {
-            #expect(error.kind == .unsupportedCodec && error.description.contains("unknown-codec.mkv") && error.reason.contains("no decoder"), "\(error)")
+            #expect(
+                error.kind == .unsupportedCodec && error.description.contains("unknown-codec.mkv") && error.reason.contains("no decoder"),
+                "\(error)")
         }
     }
 
@@ -235,7 +242,8 @@ struct MediaContainerReaderTests {
         let (socket, port) = try #require(silentListener())
         defer { close(socket) }
         do {
-            _ = try MediaContainerReader(input: "http://127.0.0.1:\(port)/a.wav", options: MediaReaderOptions(openTimeout: 1.5, readTimeout: 1.5))
+            _ = try MediaContainerReader(
+                input: "http://127.0.0.1:\(port)/a.wav", options: MediaReaderOptions(openTimeout: 1.5, readTimeout: 1.5))
             Issue.record("opened a silent stream")
         } catch {
             #expect(error.kind == .timedOut && error.description.hasPrefix("http://127.0.0.1:\(port)/a.wav: "), "\(error)")

@@ -156,7 +156,11 @@ final class GeneratedMedia: @unchecked Sendable {
         flac = file("scene.flac")
         try run(quiet + audio + ["-c:a", "flac", flac.path])
         h264AAC = file("h264-aac.mp4")
-        try run(quiet + video + audio + ["-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-crf", "18", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "96k", h264AAC.path])
+        try run(
+            quiet + video + audio + [
+                "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-crf", "18", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "96k",
+                h264AAC.path,
+            ])
         fastStart = file("faststart.mp4")
         try run(quiet + ["-i", h264AAC.path, "-c", "copy", "-movflags", "+faststart", fastStart.path])
         h265Opus = file("h265-opus.mkv")

@@ -44,7 +44,9 @@ struct AnalysisFrameSelectorTests {
 
 @Suite("StreamTimeline")
 struct StreamTimelineTests {
-    func audio(_ time: Double, _ count: Int) -> MediaChunk { .audio(MediaAudioChunk(time: time, sampleRate: 100, samples: [Float](repeating: 0, count: count))) }
+    func audio(_ time: Double, _ count: Int) -> MediaChunk {
+        .audio(MediaAudioChunk(time: time, sampleRate: 100, samples: [Float](repeating: 0, count: count)))
+    }
     func video(_ time: Double) -> MediaChunk { .video(MediaLumaFrame(index: 0, time: time, width: 1, height: 1, luma: [0])) }
 
     @Test("a new segment continues where the last one ended, audio and video with one offset")
@@ -102,7 +104,8 @@ struct LiveMediaStreamReaderLogicTests {
             .success(ScriptedSource([.success(frame(0)), .success(frame(0.2)), .failure(dropped)])),
             .failure(refused), .failure(refused),
             .success(ScriptedSource([.success(frame(0)), .success(frame(0.2)), .success(nil)])),
-            .success(ScriptedSource([.success(frame(5)), .failure(MediaReadError(.unsupportedCodec, input: "scripted", reason: "no decoder"))])),
+            .success(
+                ScriptedSource([.success(frame(5)), .failure(MediaReadError(.unsupportedCodec, input: "scripted", reason: "no decoder"))])),
         ])
         let reader = LiveMediaStreamReader(
             inputName: "scripted", policy: ReconnectPolicy(initialDelay: 1, maximumDelay: 3, multiplier: 2), frameDuration: 0.2,
@@ -134,7 +137,9 @@ struct LiveMediaStreamReaderLogicTests {
 
         let endless = LiveMediaStreamReader(
             inputName: "scripted", policy: .standard, frameDuration: 0.2, sleep: { _ in },
-            open: { () throws(MediaReadError) -> any MediaChunkSource in ScriptedSource([.success(.video(MediaLumaFrame(index: 0, time: 0, width: 1, height: 1, luma: [0])))]) })
+            open: { () throws(MediaReadError) -> any MediaChunkSource in
+                ScriptedSource([.success(.video(MediaLumaFrame(index: 0, time: 0, width: 1, height: 1, luma: [0])))])
+            })
         #expect(try endless.nextChunk() != nil)
         endless.monitor.stop()
         #expect(try endless.nextChunk() == nil)
@@ -149,12 +154,16 @@ struct MediaInputNameTests {
         #expect(MediaInputName.redacted("rtsp://admin:secret@10.0.0.5:554/stream1") == "rtsp://admin:***@10.0.0.5:554/stream1")
         #expect(MediaInputName.redacted("rtsp://cam.local/a@b") == "rtsp://cam.local/a@b")
         #expect(MediaInputName.redacted("clip.mp4") == "clip.mp4")
-        #expect(MediaInputName.isNetworkURL("srt://127.0.0.1:9000") && !MediaInputName.isNetworkURL("file:///x.mp4") && !MediaInputName.isNetworkURL("a.mp4"))
+        #expect(
+            MediaInputName.isNetworkURL("srt://127.0.0.1:9000") && !MediaInputName.isNetworkURL("file:///x.mp4")
+                && !MediaInputName.isNetworkURL("a.mp4"))
     }
 
     @Test("options out of range are an error naming the input")
     func badOptions() {
-        #expect(throws: MediaReadError.self) { try MediaContainerReader(input: "x.mp4", options: MediaReaderOptions(readsAudio: false, readsVideo: false)) }
+        #expect(throws: MediaReadError.self) {
+            try MediaContainerReader(input: "x.mp4", options: MediaReaderOptions(readsAudio: false, readsVideo: false))
+        }
         do {
             _ = try MediaContainerReader(input: "x.mp4", options: MediaReaderOptions(analysisFPS: 0))
         } catch {

@@ -4,8 +4,9 @@ import VigilAnalysis
 import VigilControl
 import VigilCore
 import VigilLive
-@testable import VigilPipeline
 import VigilVision
+
+@testable import VigilPipeline
 
 /// The pipeline's output, byte for byte, against outputs recorded with the `vigil` binary before
 /// the pipeline moved into this library (Golden/; PNGs by their FNV-1a 64 hash): the demo scene
@@ -61,7 +62,9 @@ import VigilVision
         let (loaded, plan) = try PipelineFixtures.plan(explain: true)
         let run = AnalysisRun(sinks: [JSONLinesSink(handle: handle)], messages: { _ in })
         let batch = BatchAnalysis(plan: plan, jobs: 1, runFingerprint: BatchAnalysis.runFingerprint(device: loaded.device, plan: plan))
-        run.analyze(InputDiscovery.expand([PipelineFixtures.demoScene]).recordings, with: batch, progress: ProgressBar(totalSeconds: 0, totalItems: 1, enabled: false))
+        run.analyze(
+            InputDiscovery.expand([PipelineFixtures.demoScene]).recordings, with: batch,
+            progress: ProgressBar(totalSeconds: 0, totalItems: 1, enabled: false))
         run.finish()
         try handle.close()
         #expect(try String(contentsOf: url, encoding: .utf8) == PipelineFixtures.golden("demo-scene.explain.jsonl"))
@@ -76,13 +79,23 @@ import VigilVision
         let run = AnalysisRun(sinks: [collected, OutputFolderSink(directory: dir.path)], messages: { _ in })
         let batch = BatchAnalysis(
             plan: plan, jobs: 1, outputDirectory: dir.path, runFingerprint: BatchAnalysis.runFingerprint(device: loaded.device, plan: plan))
-        run.analyze(InputDiscovery.expand([PipelineFixtures.demoScene]).recordings, with: batch, progress: ProgressBar(totalSeconds: 0, totalItems: 1, enabled: false))
+        run.analyze(
+            InputDiscovery.expand([PipelineFixtures.demoScene]).recordings, with: batch,
+            progress: ProgressBar(totalSeconds: 0, totalItems: 1, enabled: false))
         run.finish()
         let folder = dir.appendingPathComponent("demo-scene.flac")
-        #expect(try String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8) == PipelineFixtures.golden("demo-scene.jsonl"))
-        #expect(try String(contentsOf: folder.appendingPathComponent("events.tsv"), encoding: .utf8) == PipelineFixtures.golden("demo-scene.tsv"))
-        #expect(try String(contentsOf: dir.appendingPathComponent("summary.json"), encoding: .utf8) == PipelineFixtures.golden("demo-scene.summary.json"))
-        #expect(try String(contentsOf: dir.appendingPathComponent("summary.tsv"), encoding: .utf8) == PipelineFixtures.golden("demo-scene.summary.tsv"))
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8)
+                == PipelineFixtures.golden("demo-scene.jsonl"))
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("events.tsv"), encoding: .utf8)
+                == PipelineFixtures.golden("demo-scene.tsv"))
+        #expect(
+            try String(contentsOf: dir.appendingPathComponent("summary.json"), encoding: .utf8)
+                == PipelineFixtures.golden("demo-scene.summary.json"))
+        #expect(
+            try String(contentsOf: dir.appendingPathComponent("summary.tsv"), encoding: .utf8)
+                == PipelineFixtures.golden("demo-scene.summary.tsv"))
         let report = try Data(contentsOf: folder.appendingPathComponent("report.png"))
         #expect(try PipelineFixtures.fnv1a(report) == PipelineFixtures.goldenPNGHash("demo-scene.report.png"))
         #expect(collected.finished.count == 1 && collected.finishCalls == 1)
@@ -108,7 +121,9 @@ import VigilVision
         run.finish()
         try handle.close()
         #expect(try String(contentsOf: url, encoding: .utf8) == PipelineFixtures.golden("porch.jsonl"))
-        #expect(try String(contentsOf: out.appendingPathComponent("summary.json"), encoding: .utf8) == PipelineFixtures.golden("porch.summary.json"))
+        #expect(
+            try String(contentsOf: out.appendingPathComponent("summary.json"), encoding: .utf8)
+                == PipelineFixtures.golden("porch.summary.json"))
         let report = try Data(contentsOf: out.appendingPathComponent("porch.y4m/report.png"))
         #expect(try PipelineFixtures.fnv1a(report) == PipelineFixtures.goldenPNGHash("porch.report.png"))
     }
@@ -137,7 +152,9 @@ import VigilVision
             with: analyzer, snapshotDirectory: snapshots, fingerprint: "test", limits: .default)
         run.finish()
         let folder = out.appendingPathComponent("demo-frames")
-        #expect(try String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8) == PipelineFixtures.golden("demo-frames-images.jsonl"))
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8)
+                == PipelineFixtures.golden("demo-frames-images.jsonl"))
         for (file, key) in [("report.png", "report.png"), ("snapshots/1.png", "snapshot-1.png"), ("snapshots/2.png", "snapshot-2.png")] {
             let bytes = try Data(contentsOf: folder.appendingPathComponent(file))
             #expect(try PipelineFixtures.fnv1a(bytes) == PipelineFixtures.goldenPNGHash("demo-frames-images.\(key)"), "\(file)")
@@ -173,7 +190,8 @@ import VigilVision
         runner.start()
         await runner.wait()
         try handle.close()
-        #expect(try String(contentsOf: url, encoding: .utf8) == PipelineFixtures.golden(video ? "live-porch.jsonl" : "live-demo-scene.jsonl"))
+        #expect(
+            try String(contentsOf: url, encoding: .utf8) == PipelineFixtures.golden(video ? "live-porch.jsonl" : "live-demo-scene.jsonl"))
         #expect(hub.isClosed)
     }
 }

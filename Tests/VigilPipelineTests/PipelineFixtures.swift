@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import VigilAnalysis
 import VigilCore
+
 @testable import VigilPipeline
 
 /// Inputs and helpers shared by the pipeline tests. Paths are relative to the package root

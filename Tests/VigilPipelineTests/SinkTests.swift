@@ -3,6 +3,7 @@ import Testing
 import VigilAnalysis
 import VigilCore
 import VigilLive
+
 @testable import VigilPipeline
 
 /// Each sink on records of a real analysis (the demo scene).
@@ -13,7 +14,9 @@ import VigilLive
         let collected = CollectingSink()
         let run = AnalysisRun(sinks: [collected], messages: { _ in })
         let batch = BatchAnalysis(plan: plan, jobs: 1, runFingerprint: BatchAnalysis.runFingerprint(device: loaded.device, plan: plan))
-        run.analyze(InputDiscovery.expand([PipelineFixtures.demoScene]).recordings, with: batch, progress: ProgressBar(totalSeconds: 0, totalItems: 1, enabled: false))
+        run.analyze(
+            InputDiscovery.expand([PipelineFixtures.demoScene]).recordings, with: batch,
+            progress: ProgressBar(totalSeconds: 0, totalItems: 1, enabled: false))
         return (collected.records, try #require(collected.finished.first))
     }
 
@@ -73,7 +76,9 @@ import VigilLive
         try sink.recordingFinished(resumed)
         try sink.finish()
         let folder = dir.appendingPathComponent("demo-scene.flac")
-        #expect(try String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8) == PipelineFixtures.golden("demo-scene.jsonl"))
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8)
+                == PipelineFixtures.golden("demo-scene.jsonl"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("done.json").path))
         // A resumed recording is not written again, but counts in the summary.
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("elsewhere.flac").path))

@@ -5,6 +5,7 @@ import VigilCore
 import VigilFrameIO
 import VigilImaging
 import VigilSynth
+
 @testable import VigilPipeline
 
 /// Each source on real signals (the demo scene, a synthesized y4m clip and tone), and bad input.
@@ -86,7 +87,9 @@ import VigilSynth
         let buffer = SampleBufferSource(samples: samples, sampleRate: 8000)
         #expect(try Self.readAll(buffer, block: 333) == samples)
         #expect(try buffer.rewind() && Self.readAll(buffer) == samples)
-        let frames = (0..<3).map { VideoFrame(index: $0, time: Double($0) / 10, picture: .raster(RasterImage(width: 4, height: 2, format: .gray))) }
+        let frames = (0..<3).map {
+            VideoFrame(index: $0, time: Double($0) / 10, picture: .raster(RasterImage(width: 4, height: 2, format: .gray)))
+        }
         let list = FrameListSource(frames: frames)
         var times: [Double] = []
         while let frame = list.nextFrame() { times.append(frame.time) }

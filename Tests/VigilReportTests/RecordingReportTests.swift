@@ -22,7 +22,9 @@ struct SpectrogramSummaryTests {
         s.addTone(frequency: 1000, start: 4, duration: 2, dBFS: -10)
         let summary = summarize(s.samples, rate: rate, expected: 10, columns: 100)
         #expect(summary.columnCount == 100 || summary.columnCount == 101)
-        let band = (0..<summary.bandCount).min { abs(summary.frequency(ofBand: $0, sampleRate: rate) - 1000) < abs(summary.frequency(ofBand: $1, sampleRate: rate) - 1000) }!
+        let band = (0..<summary.bandCount).min {
+            abs(summary.frequency(ofBand: $0, sampleRate: rate) - 1000) < abs(summary.frequency(ofBand: $1, sampleRate: rate) - 1000)
+        }!
         let during = Int(5 / summary.secondsPerColumn)
         let before = Int(2 / summary.secondsPerColumn)
         #expect(summary.power(column: during, band: band) > 0.05)
@@ -55,7 +57,10 @@ struct ReportPictureTests {
         let summary = summarize(s.samples, rate: rate, expected: 20)
         let report = RecordingReport(
             title: "TEST", spectrogram: summary, sampleRate: rate,
-            events: [ReportEvent(trigger: "smokeAlarm", start: 5, end: 9, detectedAt: 7), ReportEvent(trigger: "sound", start: 12, end: 13, detectedAt: 12.1)],
+            events: [
+                ReportEvent(trigger: "smokeAlarm", start: 5, end: 9, detectedAt: 7),
+                ReportEvent(trigger: "sound", start: 12, end: 13, detectedAt: 12.1),
+            ],
             duration: 20)
         let image = report.render()
         #expect(image.width == 1400)

@@ -5,10 +5,11 @@ struct AnnotationTSVTests {
     @Test func readsBothFormsWithHeaderAndBlankLines() throws {
         let text = "filename\tonset\toffset\tevent_label\n\nclip1.wav\t1.5\t3.25\tsmokeAlarm\r\n  \nclip2.wav\t0\t0.5\tdogBark\n"
         let events = try AnnotationTSV.parse(text)
-        #expect(events == [
-            ScoredEvent(file: "clip1.wav", onset: 1.5, offset: 3.25, label: "smokeAlarm"),
-            ScoredEvent(file: "clip2.wav", onset: 0, offset: 0.5, label: "dogBark"),
-        ])
+        #expect(
+            events == [
+                ScoredEvent(file: "clip1.wav", onset: 1.5, offset: 3.25, label: "smokeAlarm"),
+                ScoredEvent(file: "clip2.wav", onset: 0, offset: 0.5, label: "dogBark"),
+            ])
         let dcase = try AnnotationTSV.parse("0.1\t2.0\tglassBreak\n3\t4\tsound", defaultFile: "x.wav")
         #expect(dcase.map(\.file) == ["x.wav", "x.wav"])
         #expect(dcase.map(\.label) == ["glassBreak", "sound"])

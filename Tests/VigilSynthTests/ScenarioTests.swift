@@ -12,7 +12,8 @@ func rmsDBFS(_ samples: [Float], _ range: Range<Int>) -> Double {
 
 @Suite("Scenarios")
 struct ScenarioTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test("the sample scenario of knocks decodes, labels every item as sound, and renders at its levels")
     func knocks() throws {

@@ -85,7 +85,10 @@ package enum DevData {
                     let gainDB = gain.lowerBound + (gain.upperBound - gain.lowerBound) * rng.nextUnit()
                     let background = audio[bg]!
                     let offset = rng.nextIndex(below: max(1, background.count))
-                    let mixed = bg == name ? audio[name]! : SoundModelTrainer.augmented(audio[name]!, background: background, snrDB: snrDB, gainDB: gainDB, offset: offset)
+                    let mixed =
+                        bg == name
+                        ? audio[name]!
+                        : SoundModelTrainer.augmented(audio[name]!, background: background, snrDB: snrDB, gainDB: gainDB, offset: offset)
                     out.append(SoundModelTrainer.extractFeatures(name: "\(name)#\(tag)\(k)", samples: mixed, sampleRate: 44_100))
                 }
             }
@@ -145,7 +148,8 @@ package enum DevData {
     /// in the shipped recipe), personTalking with the originals only. personTalking keeps the
     /// bursts and tones: without them its segment F1 is 0.843 instead of 0.821, but it reports 8
     /// of the 15 steady tones of the test "short steady tones are not speech or barks" instead of 3.
-    package static func recordings(for label: String, _ all: [RecordingFeatures], variants: Swift.Set<String>? = nil) -> [RecordingFeatures] {
+    package static func recordings(for label: String, _ all: [RecordingFeatures], variants: Swift.Set<String>? = nil) -> [RecordingFeatures]
+    {
         let kinds = variants ?? shippedVariants(for: label)
         return all.filter { rec in
             if !SoundModelTrainer.usesSyntheticConfusers(label) && SoundModelTrainer.isSyntheticConfuser(rec.name) {
@@ -215,9 +219,13 @@ package enum DevData {
     package static func extraPositives(for label: String) throws -> (recordings: [RecordingFeatures], annotations: [LabelEvent]) {
         guard SoundModelRecipe.of(label: label).trainsWithGeneratedWords else { return ([], []) }
         let labels = trainingWordsDirectory.appendingPathComponent("labels.tsv").path
-        guard FileManager.default.fileExists(atPath: labels) else { throw TrainingDataMissing(path: labels, fix: "run `make training-words` (Models/word-positives/generate.py over Debian's qabcs-data)") }
+        guard FileManager.default.fileExists(atPath: labels) else {
+            throw TrainingDataMissing(
+                path: labels, fix: "run `make training-words` (Models/word-positives/generate.py over Debian's qabcs-data)")
+        }
         let events = DevelopmentSet.parseLabels(try String(contentsOfFile: labels, encoding: .utf8))
-        let names = try FileManager.default.contentsOfDirectory(atPath: trainingWordsDirectory.path).filter { $0.hasSuffix(".wav") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: trainingWordsDirectory.path).filter { $0.hasSuffix(".wav") }
+            .sorted()
         let recordings = try names.map { name in
             let audio = try loadAudio(trainingWordsDirectory.appendingPathComponent(name).path)
             return SoundModelTrainer.extraPositiveFeatures(name: name, samples: audio.samples, sampleRate: audio.sampleRate)

@@ -29,7 +29,8 @@ struct CrossValidationTests {
         var clips: [String: TrainingClip] = [:]
         for c in 0..<40 {
             let group = c < 2 ? "freesound:4242" : "speaker:\(c / 4)"
-            let clip = TrainingClip(filename: "c\(c).flac", label: c % 2 == 0 ? "dogBark" : "negative", category: "", group: group, voices: false, seconds: 1)
+            let clip = TrainingClip(
+                filename: "c\(c).flac", label: c % 2 == 0 ? "dogBark" : "negative", category: "", group: group, voices: false, seconds: 1)
             clips[TrainingClip.namePrefix + clip.filename] = clip
         }
         let (keys, amounts) = CrossValidationPlan.items(
@@ -37,7 +38,9 @@ struct CrossValidationTests {
         return (keys, amounts, clips)
     }
 
-    @Test("grouped folds never split a source group, join a development file and a clip of the same Freesound recording, cover every fold, and are fixed by the seed")
+    @Test(
+        "grouped folds never split a source group, join a development file and a clip of the same Freesound recording, cover every fold, and are fixed by the seed"
+    )
     func groupedFolds() {
         let (keys, amounts, _) = Self.items()
         let plan = CrossValidationPlan(keys: keys, amounts: amounts, folds: 5, seed: 7)
@@ -57,7 +60,9 @@ struct CrossValidationTests {
         #expect(CrossValidationPlan(keys: keys, amounts: amounts, folds: 5, seed: 8).foldOf != plan.foldOf)
     }
 
-    @Test("the nested split never gives a fold's model its scored items, their augmented copies or their groups; choices are made on an inner part of the training part")
+    @Test(
+        "the nested split never gives a fold's model its scored items, their augmented copies or their groups; choices are made on an inner part of the training part"
+    )
     func nestedSplitSeesNoScoredFold() {
         let (keys, amounts, clips) = Self.items()
         let plan = CrossValidationPlan(keys: keys, amounts: amounts, folds: 4, seed: 3)
@@ -94,7 +99,9 @@ struct CrossValidationTests {
             #expect(Set(innerFolds.joined()) == Set(plan.foldOf.filter { $0.value != fold }.keys))
         }
         // Every item is scored exactly once over the folds.
-        let scored = (0..<4).flatMap { CrossValidation.foldData(plan: plan, fold: $0, label: "dogBark", recordings: recordings, clips: clips).scored.map(\.name) }
+        let scored = (0..<4).flatMap {
+            CrossValidation.foldData(plan: plan, fold: $0, label: "dogBark", recordings: recordings, clips: clips).scored.map(\.name)
+        }
         #expect(scored.sorted() == keys.keys.sorted())
     }
 
@@ -143,7 +150,9 @@ struct CrossValidationTests {
             s.addNoise(dBFS: -50, generator: &generator)
             let name = "f\(i)"
             if i % 2 == 0 {
-                for h in 1...5 { s.addTone(frequency: 400 * Double(h) + Double(i * 15), start: 1.5, duration: 0.3, dBFS: -18 - Double(h) * 2) }
+                for h in 1...5 {
+                    s.addTone(frequency: 400 * Double(h) + Double(i * 15), start: 1.5, duration: 0.3, dBFS: -18 - Double(h) * 2)
+                }
                 s.addNoise(dBFS: -26, start: 1.5, duration: 0.3, generator: &generator)
                 annotations.append(LabelEvent(file: name, onset: 1.5, offset: 1.8, label: "dogBark"))
             } else {
@@ -203,7 +212,8 @@ struct CrossValidationTests {
 
     @Test("clips.tsv: read by column name; malformed lines are errors naming the file and the line")
     func clipList() throws {
-        let text = "filename\tlabel\tcategory\tgroup\tvoices\tseconds\tsample_rate\n"
+        let text =
+            "filename\tlabel\tcategory\tgroup\tvoices\tseconds\tsample_rate\n"
             + "a.flac\tdogBark\tbark\tfreesound:1\tno\t4.000\t22050\n"
             + "b.flac\tnegative\tchildren_playing\tfreesound:2\tyes\t4.000\t22050\n"
         let clips = try TrainingClips.parse(text, path: "d/clips.tsv")
@@ -217,7 +227,10 @@ struct CrossValidationTests {
             (header + "a.flac\tdogBark\tbark\n", "d/clips.tsv:2: 3 fields, expected 6"),
             (header + "a.flac\tbark\tbark\tg\tno\t1\n", "d/clips.tsv:2: unknown label 'bark'"),
             (header + "a.flac\tdogBark\tbark\tg\tmaybe\t1\n", "d/clips.tsv:2: voices 'maybe' is not yes or no"),
-            (header + "a.flac\tdogBark\tbark\tg\tno\t1\n\na.flac\tdogBark\tbark\tg\tno\t1\n", "d/clips.tsv:4: 'a.flac' is already listed on line 2"),
+            (
+                header + "a.flac\tdogBark\tbark\tg\tno\t1\n\na.flac\tdogBark\tbark\tg\tno\t1\n",
+                "d/clips.tsv:4: 'a.flac' is already listed on line 2"
+            ),
             (header + "a.flac\tdogBark\tbark\t\tno\t1\n", "d/clips.tsv:2: empty group"),
             (header + "a.flac\tdogBark\tbark\tg\tno\tx\n", "d/clips.tsv:2: seconds 'x'"),
             (header, "d/clips.tsv: no clips listed"),

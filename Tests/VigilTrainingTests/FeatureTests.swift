@@ -270,10 +270,11 @@ struct FeatureTests {
             return v[centre]
         }
         // A bark-like burst: harmonics of 450 Hz with a little noise, 1.5-1.7 s; decision at 1.6 s.
-        let bark = values({ s, gen in
-            for h in 1...8 { s.addTone(frequency: 450 * Double(h), start: 1.5, duration: 0.2, dBFS: -24 - 2 * Double(h)) }
-            s.addNoise(dBFS: -45, start: 1.5, duration: 0.2, generator: &gen)
-        }, at: 1.6)
+        let bark = values(
+            { s, gen in
+                for h in 1...8 { s.addTone(frequency: 450 * Double(h), start: 1.5, duration: 0.2, dBFS: -24 - 2 * Double(h)) }
+                s.addNoise(dBFS: -45, start: 1.5, duration: 0.2, generator: &gen)
+            }, at: 1.6)
         // A white-noise burst of the same length and place.
         let noise = values({ s, gen in s.addNoise(dBFS: -24, start: 1.5, duration: 0.2, generator: &gen) }, at: 1.6)
         // A steady tone from 0.5 s on, seen at 1.2 s: as active on every frame of the window.

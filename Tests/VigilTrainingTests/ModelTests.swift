@@ -38,7 +38,8 @@ struct ModelTests {
         options.trees.minSamplesPerLeaf = 5
         return SoundModelTrainer.train(
             label: "dogBark", recordings: recordings, annotations: annotations, validation: ["tiny1"], voiceBackground: .none,
-            seed: seed, options: options, metadata: [("dataHash", .string(SoundModelTrainer.dataHash(recordings: recordings, annotations: annotations)))]
+            seed: seed, options: options,
+            metadata: [("dataHash", .string(SoundModelTrainer.dataHash(recordings: recordings, annotations: annotations)))]
         ).model
     }
 

@@ -43,7 +43,8 @@ struct TrainingAugmentationTests {
         let background = (0..<Int(Self.rate)).map { _ in Float(rng.nextGaussian() * 0.01) }
         for snr in TrainingAugmentation.snrLevels {
             let variant = AugmentationVariant(
-                reverberationSeconds: nil, directToReverberantDB: 0, snrDB: snr, backgroundPosition: 0.1, bandRate: nil, gainDB: 0, roomSeed: 0)
+                reverberationSeconds: nil, directToReverberantDB: 0, snrDB: snr, backgroundPosition: 0.1, bandRate: nil, gainDB: 0,
+                roomSeed: 0)
             let y = TrainingAugmentation.apply(x, rate: Self.rate, background: background, variant: variant)
             // Before the burst only the background: its RMS is the burst's level less `snr`.
             let quiet = y[0..<Int(Self.rate * 0.9)]

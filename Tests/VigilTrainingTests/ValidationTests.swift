@@ -22,7 +22,8 @@ struct ValidationTests {
             seconds += Double(audio.samples.count) / audio.sampleRate
             for d in runLearned(audio.samples, rate: audio.sampleRate) {
                 found[d.trigger.rawValue, default: [:]][name, default: []].append(
-                    TrackedEvent(onset: d.start, offset: d.end, detectedAt: d.detectedAt, peakProbability: d.confidence, meanProbability: 0))
+                    TrackedEvent(onset: d.start, offset: d.end, detectedAt: d.detectedAt, peakProbability: d.confidence, meanProbability: 0)
+                )
             }
         }
         let recordings = files.map { RecordingFeatures(name: $0, duration: dev.durations[$0] ?? 0, sampleRate: 44_100) }
@@ -52,13 +53,19 @@ struct ValidationTests {
         let floors: [String: Double] = ["dogBark": 0.47]
         for (label, value, target, met) in targets {
             print("\(label): \(String(format: "%.3f", value)) vs target \(target): \(value >= target ? "met" : "NOT MET")")
-            if met { #expect(value >= target, "\(label) below its target") } else { #expect(value >= floors[label]!, "\(label) below its measured floor") }
+            if met {
+                #expect(value >= target, "\(label) below its target")
+            } else {
+                #expect(value >= floors[label]!, "\(label) below its measured floor")
+            }
         }
         // At most 1 false alarm per hour on the negatives: met by all three on the validation part (dogBark
         // since its music negatives; before, 1 in 0.145 h on a street-music clip in scene_neg_058). The
         // cross-fitted estimate over the whole development set is higher (docs/sound-models.md).
         for (label, fig) in figures {
-            print("\(label): \(fig.negativeFalseAlarms) false alarms in \(fig.negativeHours) h vs target 1/h: \(fig.falseAlarmsPerHour <= 1 ? "met" : "NOT MET")")
+            print(
+                "\(label): \(fig.negativeFalseAlarms) false alarms in \(fig.negativeHours) h vs target 1/h: \(fig.falseAlarmsPerHour <= 1 ? "met" : "NOT MET")"
+            )
             #expect(fig.falseAlarmsPerHour <= 1, "\(label): \(fig.negativeFalseAlarms) false alarms")
         }
     }

@@ -2,6 +2,7 @@ import Testing
 import VigilCore
 import VigilDevice
 import VigilImaging
+
 @testable import VigilVision
 
 @Suite("Motion configuration from a device")
@@ -85,7 +86,8 @@ struct MotionConfigurationTests {
         // The label "1 A" is drawn in zone 1's colour at font scale 2 (14-pixel glyphs), readable.
         let red = RGBColor(red: 255, green: 0, blue: 0)
         let unlabelled = overlay.render(RasterImage(width: 480, height: 270, format: .gray, fill: 128), labels: false)
-        let labelRows = Set((0..<270).filter { y in (0..<480).contains { x in large.color(x: x, y: y) == red && unlabelled.color(x: x, y: y) != red } })
+        let labelRows = Set(
+            (0..<270).filter { y in (0..<480).contains { x in large.color(x: x, y: y) == red && unlabelled.color(x: x, y: y) != red } })
         #expect(labelRows.count >= 10, "label rows: \(labelRows.sorted())")
         // Privacy pixels stay black.
         #expect(large.color(x: 281, y: 250) == .black)

@@ -1,29 +1,37 @@
+import Testing
+import VigilCore
+import VigilImaging
+
+@testable import VigilVision
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-import VigilCore
-import VigilImaging
-@testable import VigilVision
 
 /// Grid 0...2048 on both axes over a 320 x 180 frame: grid x = px * 2048 / 319, y = py * 2048 / 179.
 private func gridX(_ px: Int) -> Int { px * 2048 / 319 }
 private func gridY(_ py: Int) -> Int { py * 2048 / 179 }
 
 /// Zone 1: left third; zone 2: right third; privacy zone 3: the middle third's top half.
-private func threeZones(outside: Sensitivity? = nil, anchor: BlobAnchor = .anyPixel, rotation: Int = 0, flipH: Bool = false, flipV: Bool = false)
+private func threeZones(
+    outside: Sensitivity? = nil, anchor: BlobAnchor = .anyPixel, rotation: Int = 0, flipH: Bool = false, flipV: Bool = false
+)
     -> MotionConfiguration
 {
     MotionConfiguration(
         imageRotation: rotation, imageFlipHorizontal: flipH, imageFlipVertical: flipV,
         zones: [
-            ActivityZone(id: 1, name: "left", vertices: [(0, 0), (gridX(100), 0), (gridX(100), 2048), (0, 2048)], sensitivity: Sensitivity(8)),
-            ActivityZone(id: 2, name: "right", vertices: [(gridX(220), 0), (2048, 0), (2048, 2048), (gridX(220), 2048)], sensitivity: Sensitivity(8)),
+            ActivityZone(
+                id: 1, name: "left", vertices: [(0, 0), (gridX(100), 0), (gridX(100), 2048), (0, 2048)], sensitivity: Sensitivity(8)),
+            ActivityZone(
+                id: 2, name: "right", vertices: [(gridX(220), 0), (2048, 0), (2048, 2048), (gridX(220), 2048)], sensitivity: Sensitivity(8)),
         ],
         privacyZones: [
-            ActivityZone(id: 3, name: "private", vertices: [(gridX(110), 0), (gridX(210), 0), (gridX(210), gridY(90)), (gridX(110), gridY(90))], sensitivity: .medium)
+            ActivityZone(
+                id: 3, name: "private", vertices: [(gridX(110), 0), (gridX(210), 0), (gridX(210), gridY(90)), (gridX(110), gridY(90))],
+                sensitivity: .medium)
         ],
         outsideSensitivity: outside, anchor: anchor)
 }
@@ -94,7 +102,9 @@ struct MotionDetectorTests {
         var scene = SyntheticScene(width: 320, height: 180)
         scene.noiseSigma = 2
         // Moves only inside the privacy zone (x 110...210, y 0...90).
-        scene.objects = [.init(width: 30, height: 30, level: 250, position: { i in i >= 5 ? (x: 120 + (i % 40) * 1, y: 20 + (i % 20)) : nil })]
+        scene.objects = [
+            .init(width: 30, height: 30, level: 250, position: { i in i >= 5 ? (x: 120 + (i % 40) * 1, y: 20 + (i % 20)) : nil })
+        ]
         let results = run(scene, threeZones(outside: Sensitivity(10)), frames: 80)
         for (i, (frame, zones)) in results.enumerated() {
             #expect(zones.isEmpty, "frame \(i): \(zones)")
@@ -130,7 +140,8 @@ struct MotionDetectorTests {
             #expect(zones.isEmpty, "frame \(i): motion \(zones) (state \(frame.state), moving \(frame.movingFraction))")
         }
         for switchFrame in [30, 90, 150, 210] {
-            #expect(results[switchFrame].0.state == .globalChange, "frame \(switchFrame) not a global change: \(results[switchFrame].0.state)")
+            #expect(
+                results[switchFrame].0.state == .globalChange, "frame \(switchFrame) not a global change: \(results[switchFrame].0.state)")
             // Within a second (30 frames) the model is analysing again.
             #expect(results[switchFrame + 30].0.state == .analysed)
         }
@@ -177,14 +188,18 @@ struct MotionDetectorTests {
         #expect(late.isEmpty, "zone 1 still reported in \(late.count) of the last 60 frames")
     }
 
-    @Test("rotation 180 and flips map motion to the zone in sensor space", arguments: [(180, false, false), (0, true, false), (0, false, true), (180, true, true)])
+    @Test(
+        "rotation 180 and flips map motion to the zone in sensor space",
+        arguments: [(180, false, false), (0, true, false), (0, false, true), (180, true, true)])
     func orientation(rotation: Int, flipH: Bool, flipV: Bool) {
         var scene = crossingScene()
         scene.rotation = rotation
         scene.flipHorizontal = flipH
         scene.flipVertical = flipV
         // In sensor space the object only crosses zone 1 (x < 100): stop it at x = 60.
-        scene.objects = [.init(width: 20, height: 30, level: 235, position: { i in i >= 10 ? (x: min(-20 + (i - 10) * 4, 60), y: 120) : nil })]
+        scene.objects = [
+            .init(width: 20, height: 30, level: 235, position: { i in i >= 10 ? (x: min(-20 + (i - 10) * 4, 60), y: 120) : nil })
+        ]
         let results = run(scene, threeZones(rotation: rotation, flipH: flipH, flipV: flipV), frames: 40)
         let zone1 = results.filter { $0.1.contains(1) }.count
         let zone2 = results.filter { $0.1.contains(2) }.count
@@ -196,7 +211,8 @@ struct MotionDetectorTests {
     func anchors() {
         // Zone 10 covers the lower strip (y >= 140); a tall object whose body is above it and
         // whose feet stand in it.
-        let strip = ActivityZone(id: 10, vertices: [(0, gridY(140)), (2048, gridY(140)), (2048, 2048), (0, 2048)], sensitivity: Sensitivity(10))
+        let strip = ActivityZone(
+            id: 10, vertices: [(0, gridY(140)), (2048, gridY(140)), (2048, 2048), (0, 2048)], sensitivity: Sensitivity(10))
         var scene = SyntheticScene(width: 320, height: 180)
         scene.noiseSigma = 1
         scene.objects = [.init(width: 16, height: 60, level: 240, position: { i in i >= 5 ? (x: 40 + i * 3, y: 85) : nil })]

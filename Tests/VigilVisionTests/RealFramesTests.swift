@@ -13,13 +13,16 @@ private let hasHighway = FileManager.default.fileExists(atPath: highway.appendin
 private let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
 private let hasCarVideo = FileManager.default.fileExists(atPath: carVideo.path) && ffmpeg != nil
 private let motionSets = sharedData.appendingPathComponent("motion")
-private let hasMotionSets = FileManager.default.fileExists(atPath: motionSets.appendingPathComponent("HallAndMonitor/input.mp4").path) && ffmpeg != nil
+private let hasMotionSets =
+    FileManager.default.fileExists(atPath: motionSets.appendingPathComponent("HallAndMonitor/input.mp4").path) && ffmpeg != nil
 
 /// The luma frames of `video` (decoded by ffmpeg to gray), `width` x `height` each.
 private func grayFrames(_ video: URL, width: Int, height: Int) throws -> [[UInt8]] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ffmpeg!)
-    process.arguments = ["-v", "error", "-nostdin", "-i", video.path, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "-"]
+    process.arguments = [
+        "-v", "error", "-nostdin", "-i", video.path, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "-",
+    ]
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
@@ -68,7 +71,9 @@ struct RealFramesTests {
         #expect(roadFrames >= 35, "road motion in \(roadFrames) of 50 frames")
     }
 
-    @Test("car park (Intel car-detection.mp4 through ffmpeg): cars found, the empty right side stays quiet", .enabled(if: hasCarVideo, "needs ../shared/data and ffmpeg"))
+    @Test(
+        "car park (Intel car-detection.mp4 through ffmpeg): cars found, the empty right side stays quiet",
+        .enabled(if: hasCarVideo, "needs ../shared/data and ffmpeg"))
     func carVideoFrames() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg!)
@@ -112,7 +117,8 @@ struct RealFramesTests {
         var fMeasures: [String: Double] = [:]
         for name in names {
             let folder = motionSets.appendingPathComponent(name)
-            let info = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("sequence.json"))) as! [String: Any]
+            let info =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("sequence.json"))) as! [String: Any]
             let width = info["width"] as! Int, height = info["height"] as! Int
             let range = info["scoredFrames"] as! [Int]
             let roiURL = folder.appendingPathComponent("ROI.png")
@@ -121,7 +127,9 @@ struct RealFramesTests {
             var mask = [UInt8](repeating: 0, count: width * height)
             var tp = 0, fp = 0, fn = 0
             for (index, frame) in try grayFrames(folder.appendingPathComponent("input.mp4"), width: width, height: height).enumerated() {
-                _ = frame.withUnsafeBufferPointer { detector.process(luma: $0, width: width, height: height, stride: width, time: Double(index) / 25) }
+                _ = frame.withUnsafeBufferPointer {
+                    detector.process(luma: $0, width: width, height: height, stride: width, time: Double(index) / 25)
+                }
                 mask.withUnsafeMutableBufferPointer { _ = detector.writeMotionMask(into: $0, width: width, height: height) }
                 guard index >= range[0] && index <= range[1] else { continue }
                 let truth = try labelPlane(folder.appendingPathComponent("groundtruth/gt\(String(format: "%06d", index)).png"))

@@ -1,5 +1,6 @@
 import Testing
 import VigilCore
+
 @testable import VigilVision
 
 @Suite("Sample-based background model")
@@ -13,7 +14,9 @@ struct SampleBackgroundModelTests {
 
     func distances(_ model: SampleBackgroundModel, _ frame: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: frame.count)
-        frame.withUnsafeBufferPointer { f in out.withUnsafeMutableBufferPointer { model.matchDistances(frame: f.baseAddress!, into: $0.baseAddress!) } }
+        frame.withUnsafeBufferPointer { f in
+            out.withUnsafeMutableBufferPointer { model.matchDistances(frame: f.baseAddress!, into: $0.baseAddress!) }
+        }
         return out
     }
 
@@ -62,9 +65,11 @@ struct SampleBackgroundModelTests {
         }
         #expect(matchedShare(left: false) < 0.4)
         for _ in 0..<30 {
-            new.withUnsafeBufferPointer { f in moving.withUnsafeBufferPointer { m in
-                model.update(frame: f.baseAddress!, moving: m.baseAddress!, subsampling: 4, movingUpdateChance: 0.1)
-            } }
+            new.withUnsafeBufferPointer { f in
+                moving.withUnsafeBufferPointer { m in
+                    model.update(frame: f.baseAddress!, moving: m.baseAddress!, subsampling: 4, movingUpdateChance: 0.1)
+                }
+            }
         }
         let still = matchedShare(left: false), slow = matchedShare(left: true)
         #expect(still > 0.95, "still half matched at \(still)")
@@ -80,9 +85,11 @@ struct SampleBackgroundModelTests {
         func run() -> [UInt8] {
             let model = SampleBackgroundModel(width: width, height: height)
             picture.withUnsafeBufferPointer { model.initialise(from: $0.baseAddress!) }
-            next.withUnsafeBufferPointer { f in still.withUnsafeBufferPointer { m in
-                for _ in 0..<5 { model.update(frame: f.baseAddress!, moving: m.baseAddress!, subsampling: 2, movingUpdateChance: 0) }
-            } }
+            next.withUnsafeBufferPointer { f in
+                still.withUnsafeBufferPointer { m in
+                    for _ in 0..<5 { model.update(frame: f.baseAddress!, moving: m.baseAddress!, subsampling: 2, movingUpdateChance: 0) }
+                }
+            }
             return Array(model.samples)
         }
         #expect(run() == run())

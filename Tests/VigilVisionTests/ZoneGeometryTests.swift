@@ -1,5 +1,6 @@
 import Testing
 import VigilGeometry
+
 @testable import VigilVision
 
 @Suite("Frame-to-grid mapping and zone rasterization")
@@ -7,7 +8,8 @@ struct ZoneGeometryTests {
     @Test("corners map exactly to 0 and max, for every orientation", arguments: [0, 90, 180, 270])
     func corners(rotation: Int) {
         for (flipH, flipV) in [(false, false), (true, false), (false, true), (true, true)] {
-            let m = GridMapping(frameWidth: 1280, frameHeight: 720, maxX: 2048, maxY: 2048, rotation: rotation, flipHorizontal: flipH, flipVertical: flipV)
+            let m = GridMapping(
+                frameWidth: 1280, frameHeight: 720, maxX: 2048, maxY: 2048, rotation: rotation, flipHorizontal: flipH, flipVertical: flipV)
             var seen = Set<[Float]>()
             for (px, py) in [(0, 0), (1279, 0), (0, 719), (1279, 719)] {
                 let g = m.gridPoint(px: px, py: py)
@@ -44,7 +46,11 @@ struct ZoneGeometryTests {
         let polygons: [GridPolygon] = [
             GridPolygon([(100, 100), (1900, 300), (1500, 1800), (900, 1200), (300, 1900)]),  // concave
             GridPolygon([(0, 0), (2048, 0), (2048, 2048), (0, 2048)]),  // the whole grid
-            GridPolygon([(1024, 0), (2048, 1024), (1024, 2048), (0, 1024), (512, 1024), (1024, 1536), (1536, 1024), (1024, 512), (512, 1024), (0, 1024)].dropLast()),
+            GridPolygon(
+                [
+                    (1024, 0), (2048, 1024), (1024, 2048), (0, 1024), (512, 1024), (1024, 1536), (1536, 1024), (1024, 512), (512, 1024),
+                    (0, 1024),
+                ].dropLast()),
         ]
         for flip in [false, true] {
             let m = GridMapping(frameWidth: 97, frameHeight: 61, maxX: 2048, maxY: 2048, rotation: rotation, flipHorizontal: flip)
@@ -63,7 +69,8 @@ struct ZoneGeometryTests {
                 let simd = tester.contains(xs: xs, ys: ys)
                 let reference = prepared.contains(xs: xs, ys: ys)
                 var mismatches = 0
-                for i in mask.indices where (mask[i] != 0) != simd[i] || simd[i] != reference[i] || simd[i] != tester.contains(x: xs[i], y: ys[i]) {
+                for i in mask.indices
+                where (mask[i] != 0) != simd[i] || simd[i] != reference[i] || simd[i] != tester.contains(x: xs[i], y: ys[i]) {
                     mismatches += 1
                 }
                 #expect(mismatches == 0, "rotation \(rotation) flip \(flip): \(mismatches) pixels disagree")

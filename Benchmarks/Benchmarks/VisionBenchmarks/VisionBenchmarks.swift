@@ -18,7 +18,8 @@ let benchmarks: @Sendable () -> Void = {
     for (width, height) in [(640, 360), (1280, 720), (1920, 1080)] {
         Benchmark(
             "Motion+zones \(width)x\(height) (frames)",
-            configuration: .init(metrics: [.throughput, .wallClock, .cpuTotal, .instructions, .mallocCountTotal], maxDuration: .seconds(5)),
+            configuration: .init(
+                metrics: [.throughput, .wallClock, .cpuTotal, .instructions, .mallocCountTotal], maxDuration: .seconds(5)),
             closure: { benchmark, state in
                 for _ in benchmark.scaledIterations { blackHole(state.step()) }
             },

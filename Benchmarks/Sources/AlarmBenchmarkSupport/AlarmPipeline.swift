@@ -73,7 +73,9 @@ public enum AlarmPipeline {
                 }
             }
         }
-        if case .decode = stages {} else if case .decodeAndSTFT = stages {} else {
+        if case .decode = stages {
+        } else if case .decodeAndSTFT = stages {
+        } else {
             stft.finish { frame in for d in detectors { d.process(frame, into: &detections) } }
             for d in detectors { d.finish(at: Double(total) / rate, into: &detections) }
         }

@@ -3,7 +3,7 @@ import Foundation
 import VigilCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 // Times decode, decode + STFT and decode + STFT + smoke and CO detectors on a synthesized

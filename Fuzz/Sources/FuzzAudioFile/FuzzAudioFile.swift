@@ -3,7 +3,7 @@ import FuzzSupport
 import VigilAudioIO
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Audio files through libsndfile (WAV, AIFF, FLAC, ... whatever the bytes claim to be): any

@@ -37,7 +37,8 @@ enum FuzzControlRequest {
             }
             let device = controller.current
             let report = DeviceFile.decode(text: DeviceFile.encode(device))
-            FuzzDriver.check(report.device == device, "after a successful command the device is not a valid device file: \(report.problems)")
+            FuzzDriver.check(
+                report.device == device, "after a successful command the device is not a valid device file: \(report.problems)")
         }
     }
 }

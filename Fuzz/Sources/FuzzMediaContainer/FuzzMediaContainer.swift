@@ -8,7 +8,8 @@ enum FuzzMediaContainer {
     static func main() {
         FuzzDriver.run { raw in
             do {
-                let reader = try MediaContainerReader(bytes: [UInt8](raw), name: "fuzz", options: MediaReaderOptions(audioSampleRate: 16_000))
+                let reader = try MediaContainerReader(
+                    bytes: [UInt8](raw), name: "fuzz", options: MediaReaderOptions(audioSampleRate: 16_000))
                 var chunks = 0
                 var lastFrameTime = -Double.infinity
                 while let chunk = try reader.nextChunk() {
@@ -16,7 +17,9 @@ enum FuzzMediaContainer {
                     case .audio(let audio):
                         FuzzDriver.check(audio.sampleRate == 16_000 && !audio.samples.isEmpty, "empty audio chunk or wrong rate")
                     case .video(let frame):
-                        FuzzDriver.check(frame.width > 0 && frame.height > 0 && frame.luma.count == frame.width * frame.height, "luma size differs from the frame size")
+                        FuzzDriver.check(
+                            frame.width > 0 && frame.height > 0 && frame.luma.count == frame.width * frame.height,
+                            "luma size differs from the frame size")
                         FuzzDriver.check(frame.time.isFinite && frame.time > lastFrameTime - 3600, "frame time not finite")
                         lastFrameTime = frame.time
                     }

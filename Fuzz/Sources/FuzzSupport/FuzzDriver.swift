@@ -1,7 +1,7 @@
 import CFuzzerDriver
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Runs libFuzzer with the process's arguments on one test function, then exits.
