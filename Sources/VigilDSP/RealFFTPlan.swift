@@ -1,5 +1,5 @@
 import CFFTW3
-import Synchronization
+import Foundation
 
 /// A reusable FFTW single-precision real-to-complex plan for one transform size.
 ///
@@ -18,8 +18,11 @@ public final class RealFFTPlan: @unchecked Sendable {
 
     private let plan: fftwf_plan
 
-    /// The plans made so far, by size; its lock also serializes the FFTW planner.
-    private static let cache = Mutex<[Int: RealFFTPlan]>([:])
+    /// The plans made so far, by size, guarded by ``plannerLock``.
+    nonisolated(unsafe) private static var cache: [Int: RealFFTPlan] = [:]
+    /// Guards ``cache`` and serializes the FFTW planner. An `NSLock` (a pthread mutex), because
+    /// ThreadSanitizer on Linux does not see `Synchronization.Mutex` (docs/architecture.md, "Locks").
+    private static let plannerLock = NSLock()
 
     private init(size: Int) {
         precondition(size >= 2 && size <= 1 << 20, "FFT size \(size) out of range")
@@ -36,7 +39,7 @@ public final class RealFFTPlan: @unchecked Sendable {
 
     /// The plan for `size`, created on first use under the planner lock and reused afterwards.
     public static func shared(size: Int) -> RealFFTPlan {
-        cache.withLock { cache in
+        plannerLock.withLock {
             if let plan = cache[size] { return plan }
             let plan = RealFFTPlan(size: size)
             cache[size] = plan
