@@ -222,7 +222,7 @@ let package = Package(
             name: "VigilPipelineTests",
             dependencies: [
                 "VigilPipeline", "VigilAnalysis", "VigilAudioIO", "VigilCore", "VigilFrameIO", "VigilImaging", "VigilSynth",
-                "VigilLive", "VigilControl", "VigilVision",
+                "VigilLive", "VigilControl", "VigilVision", "VigilTestSupport",
             ],
             exclude: ["Golden"]),
         .testTarget(
