@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "VigilEvents", dependencies: ["VigilCore", "VigilDevice"], swiftSettings: nativeFlags),
         .target(
             name: "VigilDSP",
-            dependencies: ["CFFTW3"],
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "CFFTW3"],
             swiftSettings: nativeFlags),
         // The learned detectors' inference: model format, features, tree evaluation, event tracking.
         .target(name: "VigilInference", dependencies: ["VigilCore", "VigilDSP"], swiftSettings: nativeFlags),
@@ -90,25 +90,37 @@ let package = Package(
 
         // System code: files.
         .target(name: "VigilFrameIO", dependencies: ["VigilCore", "VigilImaging"], swiftSettings: nativeFlags),
-        .target(name: "VigilAudioIO", dependencies: ["VigilCore", "CSndFile"], swiftSettings: nativeFlags),
+        .target(
+            name: "VigilAudioIO", dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilCore", "CSndFile"],
+            swiftSettings: nativeFlags),
         // Containers and network streams through FFmpeg's libraries (docs/video.md).
-        .target(name: "VigilMedia", dependencies: ["VigilFrameIO", "VigilImaging", "CFFmpeg"], swiftSettings: nativeFlags),
+        .target(
+            name: "VigilMedia",
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilFrameIO", "VigilImaging", "CFFmpeg"],
+            swiftSettings: nativeFlags),
 
         // System code: network. MQTT out through libmosquitto, with the Home Assistant mapping (docs/mqtt.md).
         .target(
             name: "VigilMQTT",
-            dependencies: ["VigilCore", "VigilDevice", "CMosquitto", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilCore", "VigilDevice", "CMosquitto",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: nativeFlags),
 
         // The live device's control commands (request bodies -> validated device changes): pure,
         // no server code, so the control-payload fuzz target needs no NIO build.
-        .target(name: "VigilControl", dependencies: ["VigilCore", "VigilDevice"], swiftSettings: nativeFlags),
+        .target(
+            name: "VigilControl",
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilCore", "VigilDevice"],
+            swiftSettings: nativeFlags),
 
         // The analysis pipeline: audio and frame sources (files, stdin, y4m, PNG sequences, ffmpeg),
         // the analyzers, the event engine run, and the event sinks (JSON Lines, TSV, table, output folder).
         .target(
             name: "VigilPipeline",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAnalysis", "VigilAudioIO",
                 "VigilFrameIO", "VigilImaging", "VigilVision", "VigilReport", "VigilSynth",
             ],
@@ -129,6 +141,7 @@ let package = Package(
         .target(
             name: "VigilLive",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilDSP", "VigilInference",
                 "VigilVision", "VigilFrameIO", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -190,13 +203,17 @@ let package = Package(
             path: "Tests/VigilTestSupport"),
 
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
-        .testTarget(name: "VigilControlTests", dependencies: ["VigilControl", "VigilCore", "VigilDevice"]),
+        .testTarget(
+            name: "VigilControlTests",
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilControl", "VigilCore", "VigilDevice"]),
         .testTarget(name: "VigilSynthTests", dependencies: ["VigilSynth", "VigilCore"]),
         .testTarget(name: "VigilGeometryTests", dependencies: ["VigilGeometry"]),
         .testTarget(name: "VigilDeviceTests", dependencies: ["VigilDevice", "VigilCore"]),
         .testTarget(name: "VigilEventsTests", dependencies: ["VigilEvents", "VigilCore"]),
         .testTarget(name: "VigilDSPTests", dependencies: ["VigilDSP", "VigilSynth"]),
-        .testTarget(name: "VigilAudioIOTests", dependencies: ["VigilAudioIO", "VigilSynth", "VigilCore"]),
+        .testTarget(
+            name: "VigilAudioIOTests",
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilAudioIO", "VigilSynth", "VigilCore"]),
         .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth", "VigilCore"]),
         .testTarget(name: "VigilScoringTests", dependencies: ["VigilScoring"]),
         .testTarget(
@@ -209,11 +226,16 @@ let package = Package(
         .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth"]),
         .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilCore", "VigilGeometry"]),
         .testTarget(name: "VigilFrameIOTests", dependencies: ["VigilFrameIO", "VigilImaging"]),
-        .testTarget(name: "VigilMediaTests", dependencies: ["VigilMedia", "VigilFrameIO", "VigilImaging", "VigilAudioIO"]),
+        .testTarget(
+            name: "VigilMediaTests",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilMedia", "VigilFrameIO", "VigilImaging", "VigilAudioIO",
+            ]),
         .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilCore", "VigilDevice"]),
         .testTarget(
             name: "VigilLiveTests",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilFrameIO", "VigilImaging", "VigilCore",
                 "VigilDetectors", "VigilServerTesting", "VigilPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -221,6 +243,7 @@ let package = Package(
         .testTarget(
             name: "VigilPipelineTests",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilPipeline", "VigilAnalysis", "VigilAudioIO", "VigilCore", "VigilFrameIO", "VigilImaging", "VigilSynth",
                 "VigilLive", "VigilControl", "VigilVision", "VigilTestSupport",
             ],

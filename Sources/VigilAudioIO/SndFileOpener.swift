@@ -1,5 +1,5 @@
 import CSndFile
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Opens files with libsndfile so that a failed open reports its own reason.
 ///
@@ -9,11 +9,11 @@ import Synchronization
 /// as "No Error." during a parallel run). Every open, and the reading of that reason, hold one lock.
 /// Opening only parses a header, so the lock is held briefly; reading and writing do not take it.
 enum SndFileOpener {
-    private static let lock = Mutex(())
+    private static let lock = NIOLockedValueBox(())
 
     /// Opens `path` in `mode` (`SFM_READ` or `SFM_WRITE`): the handle, or nil and libsndfile's reason.
     static func open(_ path: String, mode: Int32, info: inout SF_INFO) -> (handle: OpaquePointer?, reason: String) {
-        lock.withLock { _ in
+        lock.withLockedValue { _ in
             if let handle = sf_open(path, mode, &info) { return (handle, "") }
             return (nil, String(cString: sf_strerror(nil)))
         }

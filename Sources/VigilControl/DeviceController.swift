@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import VigilCore
 import VigilDevice
 
@@ -13,22 +13,22 @@ public final class DeviceController: Sendable {
         var version = 0
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     /// Creates a controller for `device`.
     public init(device: Device) {
-        state = Mutex(State(device: device))
+        state = NIOLockedValueBox(State(device: device))
     }
 
     /// The current device (including changes not yet applied to the stream).
-    public var current: Device { state.withLock { $0.device } }
+    public var current: Device { state.withLockedValue { $0.device } }
 
     /// The number of successful commands so far.
-    public var changeCount: Int { state.withLock { $0.version } }
+    public var changeCount: Int { state.withLockedValue { $0.version } }
 
     /// Takes the queued changes with the device they lead to; `nil` when nothing changed.
     package func takeChanges() -> (device: Device, changes: [DeviceChange])? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard !state.pending.isEmpty else { return nil }
             defer { state.pending.removeAll(keepingCapacity: true) }
             return (state.device, state.pending)
@@ -39,15 +39,22 @@ public final class DeviceController: Sendable {
     private func mutate<T: Sendable>(
         _ command: String, _ body: (inout Device) throws(ControlError) -> (T, JSONValue)
     ) throws(ControlError) -> T {
-        try state.withLock { (state: inout State) throws(ControlError) -> T in
+        // `withLockedValue` rethrows untyped errors, so the command's typed error travels in a Result.
+        let outcome = state.withLockedValue { (state: inout State) -> Result<T, ControlError> in
             var copy = state.device
-            let (result, detail) = try body(&copy)
+            let (result, detail): (T, JSONValue)
+            do throws(ControlError) {
+                (result, detail) = try body(&copy)
+            } catch {
+                return .failure(error)
+            }
             state.device = copy
             state.version += 1
             if state.pending.count >= 1024 { state.pending.removeFirst(state.pending.count - 1023) }
             state.pending.append(DeviceChange(command: command, detail: detail))
-            return result
+            return .success(result)
         }
+        return try outcome.get()
     }
 
     private static func zoneID(_ text: String, field: String = "zoneID") throws(ControlError) -> UInt16 {

@@ -1,5 +1,6 @@
 import CFFTW3
 import Foundation
+import NIOConcurrencyHelpers
 
 /// A reusable FFTW single-precision real-to-complex plan for one transform size.
 ///
@@ -18,11 +19,9 @@ public final class RealFFTPlan: @unchecked Sendable {
 
     private let plan: fftwf_plan
 
-    /// The plans made so far, by size, guarded by ``plannerLock``.
-    nonisolated(unsafe) private static var cache: [Int: RealFFTPlan] = [:]
-    /// Guards ``cache`` and serializes the FFTW planner. An `NSLock` (a pthread mutex), because
-    /// ThreadSanitizer on Linux does not see `Synchronization.Mutex` (docs/architecture.md, "Locks").
-    private static let plannerLock = NSLock()
+    /// The plans made so far, by size. Its lock also serializes the FFTW planner, which is not
+    /// thread-safe.
+    private static let cache = NIOLockedValueBox<[Int: RealFFTPlan]>([:])
 
     private init(size: Int) {
         precondition(size >= 2 && size <= 1 << 20, "FFT size \(size) out of range")
@@ -39,7 +38,7 @@ public final class RealFFTPlan: @unchecked Sendable {
 
     /// The plan for `size`, created on first use under the planner lock and reused afterwards.
     public static func shared(size: Int) -> RealFFTPlan {
-        plannerLock.withLock {
+        cache.withLockedValue { cache in
             if let plan = cache[size] { return plan }
             let plan = RealFFTPlan(size: size)
             cache[size] = plan

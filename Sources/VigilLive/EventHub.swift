@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Fan-out of the live records to stream clients. Each client has a bounded buffer; a client
 /// whose buffer is full is dropped (its stream ends) and counted, so publishing never waits
@@ -43,7 +43,7 @@ public final class EventHub: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Creates a hub.
     public init(clientBufferCapacity: Int = 512, historyCapacity: Int = 1024, metrics: LiveMetrics) {
@@ -53,14 +53,14 @@ public final class EventHub: Sendable {
     }
 
     /// Connected clients.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    public var subscriberCount: Int { state.withLockedValue { $0.subscribers.count } }
 
     /// Whether the stream has ended.
-    public var isClosed: Bool { state.withLock { $0.closed } }
+    public var isClosed: Bool { state.withLockedValue { $0.closed } }
 
     /// The retained history, oldest first.
     public var recentRecords: [LiveRecord] {
-        state.withLock { $0.orderedHistory }
+        state.withLockedValue { $0.orderedHistory }
     }
 
     /// Subscribes a client of `kind` (`sse`, `websocket`). With `after`, retained records with a
@@ -68,7 +68,7 @@ public final class EventHub: Sendable {
     public func subscribe(kind: String, after: UInt64? = nil) -> LiveSubscription {
         var continuation: AsyncStream<LiveRecord>.Continuation!
         let stream = AsyncStream<LiveRecord>(bufferingPolicy: .bufferingOldest(clientBufferCapacity)) { continuation = $0 }
-        return state.withLock { state in
+        return state.withLockedValue { state in
             let id = state.nextID
             state.nextID += 1
             let subscription = LiveSubscription(id: id, records: stream, hub: self)
@@ -89,7 +89,7 @@ public final class EventHub: Sendable {
 
     /// Delivers `record` to every client without waiting; drops clients whose buffer is full.
     public func publish(_ record: LiveRecord) {
-        let droppedNow = state.withLock { state in
+        let droppedNow = state.withLockedValue { state in
             if historyCapacity > 0 {
                 if state.history.count < historyCapacity {
                     state.history.append(record)
@@ -112,7 +112,7 @@ public final class EventHub: Sendable {
     /// counted). SSE writes it as a comment, which also reveals clients that went away.
     public func heartbeat() {
         let record = LiveRecord(sequence: 0, type: "heartbeat", emittedAt: 0, line: "")
-        let droppedNow = state.withLock { $0.deliver(record) }
+        let droppedNow = state.withLockedValue { $0.deliver(record) }
         for (continuation, kind) in droppedNow {
             metrics.clientDropped()
             metrics.clientDisconnected(kind)
@@ -122,7 +122,7 @@ public final class EventHub: Sendable {
 
     /// Ends the stream: every client's stream finishes after its buffered records.
     public func close() {
-        let all = state.withLock { state in
+        let all = state.withLockedValue { state in
             state.closed = true
             defer { state.subscribers.removeAll() }
             return Array(state.subscribers.values)
@@ -134,7 +134,7 @@ public final class EventHub: Sendable {
     }
 
     func unsubscribe(_ id: Int) {
-        let removed = state.withLock { $0.subscribers.removeValue(forKey: id) }
+        let removed = state.withLockedValue { $0.subscribers.removeValue(forKey: id) }
         if let removed {
             metrics.clientDisconnected(removed.kind)
             removed.continuation.finish()

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import VigilCore
 
 /// Measures event delivery latency as a real SSE client: connects to `GET /events` over TCP on
@@ -24,7 +24,7 @@ public final class LatencyProbe: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Connects to the server at `host:port` (throws when it cannot, or when no response head
     /// arrives within `responseTimeout` seconds).
@@ -44,10 +44,10 @@ public final class LatencyProbe: Sendable {
                 let arrival = Arrival(
                     id: id, trigger: trigger, started: message.event == "eventStarted", emittedAt: emitted, detectedAt: detected,
                     receivedAt: message.receivedAt)
-                state.withLock { $0.arrivals.append(arrival) }
+                state.withLockedValue { $0.arrivals.append(arrival) }
             }
             client.close()
-            let waiting = state.withLock { state in
+            let waiting = state.withLockedValue { state in
                 state.done = true
                 defer { state.waiters.removeAll() }
                 return state.waiters
@@ -61,14 +61,14 @@ public final class LatencyProbe: Sendable {
     /// Waits for the end of the stream, then computes the report with `runner`'s mapping.
     public func report(runner: LiveRunner) async -> LatencyReport {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state in
+            let now = state.withLockedValue { state in
                 if state.done { return true }
                 state.waiters.append(continuation)
                 return false
             }
             if now { continuation.resume() }
         }
-        let all = state.withLock { $0.arrivals }
+        let all = state.withLockedValue { $0.arrivals }
         var samples: [LatencyReport.Sample] = []
         var firstIndex: [Int: Int] = [:]
         for arrival in all {

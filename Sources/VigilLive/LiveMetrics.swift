@@ -1,7 +1,7 @@
 import CoreMetrics
 import Foundation
+import NIOConcurrencyHelpers
 import Prometheus
-import Synchronization
 
 /// Counters and gauges of a live session, kept through swift-metrics in a swift-prometheus
 /// registry of the session's own and rendered by it as Prometheus text for `GET /metrics`.
@@ -26,7 +26,7 @@ public final class LiveMetrics: Sendable {
         var requestCounters: [Int: CoreMetrics.Counter] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let clientGauges: [String: CoreMetrics.Gauge]
     private let clientCounters: [String: CoreMetrics.Counter]
     private let droppedCounter: CoreMetrics.Counter
@@ -67,7 +67,7 @@ public final class LiveMetrics: Sendable {
 
     /// Counts a published record.
     public func recordPublished(_ record: LiveRecord) {
-        state.withLock { state in
+        state.withLockedValue { state in
             counter(&state.recordCounters, record.type, "vigil_live_records_total", "type").increment()
             if record.type == "event", let trigger = record.trigger {
                 state.eventsByTrigger[trigger.rawValue, default: 0] += 1
@@ -80,7 +80,7 @@ public final class LiveMetrics: Sendable {
     /// Records a processed block: media time after it and its lag (seconds the processing
     /// finished after the block was due by the pacer; ≥ 0).
     public func blockProcessed(mediaTime: Double, lag: Double) {
-        state.withLock { state in
+        state.withLockedValue { state in
             blocksCounter.increment()
             state.mediaTime = mediaTime
             state.lag = max(0, lag)
@@ -93,7 +93,7 @@ public final class LiveMetrics: Sendable {
 
     /// A client of `kind` (`sse`, `websocket`) connected.
     public func clientConnected(_ kind: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.clients[kind, default: 0] += 1
             clientGauges[kind]?.record(Double(state.clients[kind, default: 0]))
             clientCounters[kind]?.increment()
@@ -102,7 +102,7 @@ public final class LiveMetrics: Sendable {
 
     /// A client of `kind` disconnected (after finishing or being dropped).
     public func clientDisconnected(_ kind: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.clients[kind, default: 0] -= 1
             clientGauges[kind]?.record(Double(state.clients[kind, default: 0]))
         }
@@ -110,7 +110,7 @@ public final class LiveMetrics: Sendable {
 
     /// A client was dropped because its buffer was full.
     public func clientDropped() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.dropped += 1
             droppedCounter.increment()
         }
@@ -118,7 +118,7 @@ public final class LiveMetrics: Sendable {
 
     /// Counts an HTTP control request by response status.
     public func controlRequest(status: Int) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.requestCounters[status] == nil {
                 state.requestCounters[status] = Counter(
                     label: "vigil_live_control_requests_total", dimensions: [("code", "\(status)")], factory: factory)
@@ -129,7 +129,7 @@ public final class LiveMetrics: Sendable {
 
     /// A connection was closed because its request head did not arrive in time (slowloris).
     public func requestTimedOut() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.timedOut += 1
             timeoutsCounter.increment()
         }
@@ -137,27 +137,27 @@ public final class LiveMetrics: Sendable {
 
     /// A stream client was refused because the client limit was reached.
     public func streamRefused() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.refusedStreams += 1
             refusedCounter.increment()
         }
     }
 
     /// Connections closed so far because their request head did not arrive in time.
-    public var timedOutConnections: Int { state.withLock { $0.timedOut } }
+    public var timedOutConnections: Int { state.withLockedValue { $0.timedOut } }
     /// Stream clients refused so far (client limit).
-    public var refusedStreamClients: Int { state.withLock { $0.refusedStreams } }
+    public var refusedStreamClients: Int { state.withLockedValue { $0.refusedStreams } }
 
     /// Clients dropped so far.
-    public var droppedClients: Int { state.withLock { $0.dropped } }
+    public var droppedClients: Int { state.withLockedValue { $0.dropped } }
     /// Clients connected now.
-    public var connectedClients: Int { state.withLock { $0.clients.values.reduce(0, +) } }
+    public var connectedClients: Int { state.withLockedValue { $0.clients.values.reduce(0, +) } }
     /// Events published so far, by trigger name.
-    public var events: [String: Int] { state.withLock { $0.eventsByTrigger } }
+    public var events: [String: Int] { state.withLockedValue { $0.eventsByTrigger } }
     /// Media time processed so far.
-    public var processedMediaTime: Double { state.withLock { $0.mediaTime } }
+    public var processedMediaTime: Double { state.withLockedValue { $0.mediaTime } }
     /// Lag of the last block, seconds.
-    public var currentLag: Double { state.withLock { $0.lag } }
+    public var currentLag: Double { state.withLockedValue { $0.lag } }
 
     /// The Prometheus text exposition (version 0.0.4), rendered by swift-prometheus.
     public func prometheusText() -> String { registry.emitToString() }

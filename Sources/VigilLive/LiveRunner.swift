@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import VigilPipeline
 
 /// Drives a ``LiveSession`` from a ``AudioSource`` (blocks of samples) or a
@@ -48,7 +48,7 @@ public final class LiveRunner: @unchecked Sendable {
         var wallStart: Double?
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Creates a runner. An audio source needs an audio session, a video source a video session.
     public init(session: LiveSession, source: any MediaSource, options: Options) {
@@ -62,17 +62,17 @@ public final class LiveRunner: @unchecked Sendable {
     /// The wall-clock time (``LiveClock/now()``) at which media time `media` is due, when paced
     /// by the media clock and started.
     public func wallTime(forMedia media: Double) -> Double? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let wallStart = state.wallStart, options.speed > 0, !source.pacedByArrival else { return nil }
             return wallStart + media / options.speed
         }
     }
 
     /// The error that ended the run, if any.
-    public var error: (any Error)? { state.withLock { $0.failure } }
+    public var error: (any Error)? { state.withLockedValue { $0.failure } }
 
     /// Whether the run has ended.
-    public var isDone: Bool { state.withLock { $0.done } }
+    public var isDone: Bool { state.withLockedValue { $0.done } }
 
     /// Starts the processing thread.
     public func start() {
@@ -83,12 +83,12 @@ public final class LiveRunner: @unchecked Sendable {
     }
 
     /// Asks the run to stop after the current block; the session is then finished.
-    public func stop() { state.withLock { $0.stopRequested = true } }
+    public func stop() { state.withLockedValue { $0.stopRequested = true } }
 
     /// Waits until the run has ended (the session is finished).
     public func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state in
+            let resumeNow = state.withLockedValue { state in
                 if state.done { return true }
                 state.waiters.append(continuation)
                 return false
@@ -104,7 +104,7 @@ public final class LiveRunner: @unchecked Sendable {
             runAudio(audio)
         }
         session.finish()
-        let waiting = state.withLock { state in
+        let waiting = state.withLockedValue { state in
             state.done = true
             defer { state.waiters.removeAll() }
             return state.waiters
@@ -115,13 +115,13 @@ public final class LiveRunner: @unchecked Sendable {
     private func runVideo(_ video: any VideoSource) {
         var source = video  // a class: `nextFrame()` is `mutating` only for FrameSource value types
         let start = LiveClock.now()
-        state.withLock { $0.wallStart = start }
+        state.withLockedValue { $0.wallStart = start }
         var nextHeartbeat = start + options.heartbeatInterval
         var loopOffset = 0.0
         var lastTime: Double?
         var interval = 0.0
         do {
-            while !state.withLock({ $0.stopRequested }) {
+            while !state.withLockedValue({ $0.stopRequested }) {
                 var next = try source.nextFrame()
                 if next == nil {
                     guard options.loop, let last = lastTime, try source.rewind() else { break }
@@ -150,7 +150,7 @@ public final class LiveRunner: @unchecked Sendable {
                 }
             }
         } catch {
-            state.withLock { $0.failure = error }
+            state.withLockedValue { $0.failure = error }
         }
     }
 
@@ -160,10 +160,10 @@ public final class LiveRunner: @unchecked Sendable {
         var media: Int64 = 0
         let rate = source.sampleRate
         let start = LiveClock.now()
-        state.withLock { $0.wallStart = start }
+        state.withLockedValue { $0.wallStart = start }
         var nextHeartbeat = start + options.heartbeatInterval
         do {
-            while !state.withLock({ $0.stopRequested }) {
+            while !state.withLockedValue({ $0.stopRequested }) {
                 var count = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
                 if count == 0 {
                     guard options.loop, try source.rewind() else { break }
@@ -189,7 +189,7 @@ public final class LiveRunner: @unchecked Sendable {
                 }
             }
         } catch {
-            state.withLock { $0.failure = error }
+            state.withLockedValue { $0.failure = error }
         }
     }
 }

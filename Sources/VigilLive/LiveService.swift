@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import ServiceLifecycle
-import Synchronization
 import VigilPipeline
 
 /// A live run as a service: `vigil live`'s asynchronous part, one service in a ServiceGroup that shuts down
@@ -36,10 +36,10 @@ public struct LiveService: Service {
 
     /// How the run ended, set by the service and read once the group has ended.
     final class StatusBox: Sendable {
-        private let outcome = Mutex(Outcome.finished)
+        private let outcome = NIOLockedValueBox(Outcome.finished)
         var value: Outcome {
-            get { outcome.withLock { $0 } }
-            set { outcome.withLock { $0 = newValue } }
+            get { outcome.withLockedValue { $0 } }
+            set { outcome.withLockedValue { $0 = newValue } }
         }
     }
 

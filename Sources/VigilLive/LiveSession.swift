@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import VigilAnalysis
 import VigilControl
 import VigilCore
@@ -60,7 +60,7 @@ public final class LiveSession: @unchecked Sendable {
         var finished = false
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
     /// The analysis (one of the two), used only with the lock held. They stay outside the mutex
     /// because an analyzer takes the caller's sample buffer, which cannot enter the mutex's region.
     private let audio: AudioStreamAnalyzer?
@@ -91,7 +91,7 @@ public final class LiveSession: @unchecked Sendable {
         audio = analyzer
         motion = nil
         _ = device.takeChanges()
-        state = Mutex(State(engine: EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)))
+        state = NIOLockedValueBox(State(engine: EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)))
     }
 
     /// Creates a session for a video stream: motion in the device's activity zones (privacy
@@ -111,7 +111,7 @@ public final class LiveSession: @unchecked Sendable {
         audio = nil
         _ = device.takeChanges()
         motion = MotionDetector(configuration: MotionConfiguration(device: device.current))
-        state = Mutex(State(engine: EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)))
+        state = NIOLockedValueBox(State(engine: EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)))
     }
 
     /// Whether this session analyzes video frames (else audio blocks).
@@ -119,7 +119,7 @@ public final class LiveSession: @unchecked Sendable {
 
     /// Media time consumed so far (seconds): the end of the last audio block, or the time of
     /// the last video frame.
-    public var mediaTime: Double { state.withLock { currentTime($0) } }
+    public var mediaTime: Double { state.withLockedValue { currentTime($0) } }
 
     /// Media time consumed so far, from the guarded `state`.
     private func currentTime(_ state: State) -> Double {
@@ -128,14 +128,14 @@ public final class LiveSession: @unchecked Sendable {
     }
 
     /// Whether ``finish()`` was called.
-    public var isFinished: Bool { state.withLock { $0.finished } }
+    public var isFinished: Bool { state.withLockedValue { $0.finished } }
 
     /// Consumes the next block: applies queued device changes, runs the detectors, feeds their
     /// detections to the engine, advances it to the block's end, and publishes the records.
     /// Returns them too.
     @discardableResult
     public func process(_ samples: UnsafeBufferPointer<Float>) -> [LiveRecord] {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard !state.finished, let audio else { return [] }
             var out: [LiveRecord] = []
             applyDeviceChanges(&state, into: &out)
@@ -160,7 +160,7 @@ public final class LiveSession: @unchecked Sendable {
     /// the records. Returns them too.
     @discardableResult
     public func process(frame: VideoFrame) -> [LiveRecord] {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard !state.finished, let motion else { return [] }
             if let previous = state.frameTime, frame.time > previous { state.frameInterval = frame.time - previous }
             let time = max(frame.time, state.frameTime ?? frame.time)
@@ -185,7 +185,7 @@ public final class LiveSession: @unchecked Sendable {
     /// its last frame.
     @discardableResult
     public func finish() -> [LiveRecord] {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard !state.finished else { return [] }
             state.finished = true
             var out: [LiveRecord] = []

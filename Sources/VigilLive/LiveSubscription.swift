@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A stream client's view of the hub: the records from its subscription on, through a bounded
 /// buffer. When the buffer is full the hub drops the client: the stream ends after what is
@@ -9,7 +9,7 @@ public final class LiveSubscription: Sendable {
     public let records: AsyncStream<LiveRecord>
     let id: Int
     private let hub: EventHub
-    private let dropped = Mutex(false)
+    private let dropped = NIOLockedValueBox(false)
 
     init(id: Int, records: AsyncStream<LiveRecord>, hub: EventHub) {
         self.id = id
@@ -18,9 +18,9 @@ public final class LiveSubscription: Sendable {
     }
 
     /// Whether the hub dropped this client because it fell behind.
-    public var wasDropped: Bool { dropped.withLock { $0 } }
+    public var wasDropped: Bool { dropped.withLockedValue { $0 } }
 
-    func markDropped() { dropped.withLock { $0 = true } }
+    func markDropped() { dropped.withLockedValue { $0 = true } }
 
     /// Unsubscribes (idempotent).
     public func cancel() { hub.unsubscribe(id) }

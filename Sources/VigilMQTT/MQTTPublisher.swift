@@ -1,7 +1,7 @@
 import CMosquitto
 import Glibc
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Publishes messages to an MQTT broker through libmosquitto, at QoS 1.
 ///
@@ -91,7 +91,7 @@ public final class MQTTPublisher: Sendable {
     }
 
     /// A copy of the current counters.
-    public var status: MQTTPublisherStatus { core.state.withLock { $0.status } }
+    public var status: MQTTPublisherStatus { core.state.withLockedValue { $0.status } }
 
     /// Sets the retained messages published after `online` on every connect (and now, when
     /// connected): discovery configs that must be there whenever the broker is.
@@ -99,7 +99,7 @@ public final class MQTTPublisher: Sendable {
         if let problem = messages.lazy.compactMap(\.problem).first {
             throw MQTTError(.invalidMessage, broker: configuration.broker.description, reason: problem)
         }
-        let connected = core.state.withLock { state in
+        let connected = core.state.withLockedValue { state in
             state.retained = messages
             return state.status.connected
         }
@@ -114,7 +114,7 @@ public final class MQTTPublisher: Sendable {
         if status != MOSQ_ERR_SUCCESS.rawValue {
             // The network thread retries; remember why the first attempt failed.
             let error = MQTTError(.unreachable, broker: broker.description, reason: "cannot connect: \(MosquittoLibrary.text(status))")
-            core.state.withLock { $0.status.lastError = error }
+            core.state.withLockedValue { $0.status.lastError = error }
         }
         let loop = mosquitto_loop_start(client.pointer)
         guard loop == MOSQ_ERR_SUCCESS.rawValue else {
@@ -127,7 +127,7 @@ public final class MQTTPublisher: Sendable {
     public func waitUntilConnected(timeout: Double) throws(MQTTError) {
         let deadline = monotonicSeconds() + timeout
         while true {
-            let (connected, error) = core.state.withLock { ($0.status.connected, $0.status.lastError) }
+            let (connected, error) = core.state.withLockedValue { ($0.status.connected, $0.status.lastError) }
             if connected { return }
             if let error, error.kind == .notAuthorized || error.kind == .refused || error.kind == .tls { throw error }
             if monotonicSeconds() >= deadline {
@@ -149,7 +149,7 @@ public final class MQTTPublisher: Sendable {
     public func flush(timeout: Double) -> Bool {
         let deadline = monotonicSeconds() + timeout
         while monotonicSeconds() < deadline {
-            if core.state.withLock({ $0.status.queued == 0 && $0.status.inFlight == 0 }) { return true }
+            if core.state.withLockedValue({ $0.status.queued == 0 && $0.status.inFlight == 0 }) { return true }
             usleep(5_000)
         }
         return false
@@ -158,7 +158,7 @@ public final class MQTTPublisher: Sendable {
     /// Publishes `offline` (retained) on the availability topic, waits up to `timeout` seconds for
     /// the queue to drain, and disconnects.
     public func stop(timeout: Double = 5) {
-        let connected = core.state.withLock { $0.status.connected }
+        let connected = core.state.withLockedValue { $0.status.connected }
         if connected {
             flush(timeout: timeout)
             core.publishDirectly([MQTTMessage(topic: configuration.availabilityTopic, text: "offline", retain: true)])
@@ -187,9 +187,9 @@ final class PublisherCore: @unchecked Sendable {
         var droppedSinceConnected = 0
     }
 
-    let state = Mutex(State())
+    let state = NIOLockedValueBox(State())
     /// Serialises hand-overs to libmosquitto so that the queue's order is kept.
-    let sendLock = Mutex(())
+    let sendLock = NIOLockedValueBox(())
     let configuration: MQTTPublisherConfiguration
     let logger: Logger
     // Set once in MQTTPublisher.init before the network thread starts.
@@ -202,7 +202,7 @@ final class PublisherCore: @unchecked Sendable {
     }
 
     func enqueue(_ message: MQTTMessage) {
-        let dropped = state.withLock { state -> Bool in
+        let dropped = state.withLockedValue { state -> Bool in
             state.waiting.append(message)
             var dropped = false
             if state.waiting.count - state.waitingHead > configuration.queueLimit {
@@ -216,7 +216,7 @@ final class PublisherCore: @unchecked Sendable {
             return dropped
         }
         if dropped {
-            let count = state.withLock { $0.droppedSinceConnected }
+            let count = state.withLockedValue { $0.droppedSinceConnected }
             if count == 1 {
                 logger.warning(
                     "MQTT queue full (\(configuration.queueLimit) messages): dropping the oldest waiting messages",
@@ -238,9 +238,9 @@ final class PublisherCore: @unchecked Sendable {
     /// Hands waiting messages to libmosquitto while connected and the in-flight window allows.
     func pump() {
         guard let client else { return }
-        sendLock.withLock { _ in
+        sendLock.withLockedValue { _ in
             while true {
-                let next = state.withLock { state -> MQTTMessage? in
+                let next = state.withLockedValue { state -> MQTTMessage? in
                     guard state.status.connected, state.status.inFlight < configuration.maximumInFlight,
                         state.waitingHead < state.waiting.count
                     else { return nil }
@@ -259,7 +259,7 @@ final class PublisherCore: @unchecked Sendable {
                 // libmosquitto keeps a QoS 1 message it numbered even when the connection just dropped.
                 let accepted =
                     status == MOSQ_ERR_SUCCESS.rawValue || status == MOSQ_ERR_NO_CONN.rawValue || status == MOSQ_ERR_CONN_LOST.rawValue
-                state.withLock { state in
+                state.withLockedValue { state in
                     if accepted {
                         if state.earlyAcknowledgements.remove(mid) != nil {
                             state.status.inFlight -= 1
@@ -288,7 +288,7 @@ final class PublisherCore: @unchecked Sendable {
                 mosquitto_publish(client.pointer, &mid, message.topic, Int32(bytes.count), bytes.baseAddress, 1, message.retain)
             }
             if status == MOSQ_ERR_SUCCESS.rawValue || status == MOSQ_ERR_NO_CONN.rawValue {
-                state.withLock { state in
+                state.withLockedValue { state in
                     if state.earlyAcknowledgements.remove(mid) == nil { state.controlMessageIDs.insert(mid) }
                 }
             } else {
@@ -299,12 +299,12 @@ final class PublisherCore: @unchecked Sendable {
 
     func waitForControlMessages(timeout: Double) {
         let deadline = monotonicSeconds() + timeout
-        while monotonicSeconds() < deadline, !state.withLock({ $0.controlMessageIDs.isEmpty }) { usleep(5_000) }
+        while monotonicSeconds() < deadline, !state.withLockedValue({ $0.controlMessageIDs.isEmpty }) { usleep(5_000) }
     }
 
     func connected(_ code: Int32) {
         if code == 0 {
-            let (retained, dropped) = state.withLock { state -> ([MQTTMessage], Int) in
+            let (retained, dropped) = state.withLockedValue { state -> ([MQTTMessage], Int) in
                 state.status.connected = true
                 state.status.connections += 1
                 state.status.lastError = nil
@@ -324,13 +324,13 @@ final class PublisherCore: @unchecked Sendable {
             let error = MQTTError(
                 kind, broker: configuration.broker.description,
                 reason: "the broker refused the connection: \(String(cString: mosquitto_connack_string(code)))")
-            state.withLock { $0.status.lastError = error }
+            state.withLockedValue { $0.status.lastError = error }
             logger.error("\(error)")
         }
     }
 
     func disconnected(_ code: Int32) {
-        let wasConnected = state.withLock { state -> Bool in
+        let wasConnected = state.withLockedValue { state -> Bool in
             let was = state.status.connected
             state.status.connected = false
             if code != 0 && state.status.lastError?.kind != .notAuthorized {
@@ -345,7 +345,7 @@ final class PublisherCore: @unchecked Sendable {
     }
 
     func acknowledged(_ mid: Int32) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.queuedMessageIDs.remove(mid) != nil {
                 state.status.inFlight -= 1
                 state.status.delivered += 1

@@ -1,4 +1,5 @@
 import Glibc
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// Reads a live stream (RTSP, HTTP, SRT, UDP, or a file) through a ``MediaChunkSource`` and
@@ -144,15 +145,15 @@ public final class LiveMediaStreamReader: MediaChunkSource {
 
 /// The thread-safe side of a ``LiveMediaStreamReader``: its status and its stop switch.
 public final class LiveStreamMonitor: Sendable {
-    private let current = Mutex(LiveStreamStatus())
+    private let current = NIOLockedValueBox(LiveStreamStatus())
     private let stopped = Atomic<Bool>(false)
-    private let cancellation = Mutex<MediaReadCancellation?>(nil)
+    private let cancellation = NIOLockedValueBox<MediaReadCancellation?>(nil)
 
     /// Creates a monitor in state `connecting`.
     public init() {}
 
     /// A copy of the current status.
-    public var status: LiveStreamStatus { current.withLock { $0 } }
+    public var status: LiveStreamStatus { current.withLockedValue { $0 } }
 
     /// Whether ``stop()`` was called.
     public var isStopped: Bool { stopped.load(ordering: .relaxed) }
@@ -161,19 +162,19 @@ public final class LiveStreamMonitor: Sendable {
     /// next ``LiveMediaStreamReader/nextChunk()`` returns `nil`.
     public func stop() {
         stopped.store(true, ordering: .relaxed)
-        cancellation.withLock { $0?.cancel() }
-        current.withLock { $0.state = .stopped }
+        cancellation.withLockedValue { $0?.cancel() }
+        current.withLockedValue { $0.state = .stopped }
     }
 
     func update(_ change: (inout LiveStreamStatus) -> Void) {
-        current.withLock { status in
+        current.withLockedValue { status in
             if status.state == .stopped { return }
             change(&status)
         }
     }
 
     func setCancellation(_ handle: MediaReadCancellation?) {
-        cancellation.withLock { $0 = handle }
+        cancellation.withLockedValue { $0 = handle }
         if isStopped { handle?.cancel() }
     }
 }

@@ -1,14 +1,10 @@
 import Dispatch
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Shared state of one ``orderedParallelForEach(_:jobs:emit:_:)`` run: the items, and under one
 /// lock the results waiting for an earlier item, the next item to take and the next to emit.
-///
-/// The lock is an `NSLock` (a pthread mutex), not `Synchronization.Mutex`: ThreadSanitizer on
-/// Linux does not see `Mutex`'s synchronization and reports every access it guards from Dispatch's
-/// worker threads as a race (docs/architecture.md, "Locks"). This state is shared by worker
-/// threads in every batch run, including the `vigil` processes the sanitizer suites start.
-private final class ParallelMapState<T: Sendable, R: Sendable>: @unchecked Sendable {
+private final class ParallelMapState<T: Sendable, R: Sendable>: Sendable {
     /// What the lock guards.
     private struct Progress {
         var results: [R?]
@@ -17,17 +13,16 @@ private final class ParallelMapState<T: Sendable, R: Sendable>: @unchecked Senda
     }
 
     let items: [T]
-    private let lock = NSLock()
-    private var progress: Progress
+    private let progress: NIOLockedValueBox<Progress>
 
     init(items: [T]) {
         self.items = items
-        progress = Progress(results: [R?](repeating: nil, count: items.count))
+        progress = NIOLockedValueBox(Progress(results: [R?](repeating: nil, count: items.count)))
     }
 
     /// The next index to work on, or nil when all are taken.
     func take() -> Int? {
-        lock.withLock {
+        progress.withLockedValue { progress in
             guard progress.next < items.count else { return nil }
             progress.next += 1
             return progress.next - 1
@@ -37,7 +32,7 @@ private final class ParallelMapState<T: Sendable, R: Sendable>: @unchecked Senda
     /// Stores the result of item `index`, then hands every result that is now next in input order
     /// to `emit`, holding the lock (so `emit` runs one call at a time, in order).
     func complete(_ index: Int, with result: R, emit: (Int, R) -> Void) {
-        lock.withLock {
+        progress.withLockedValue { progress in
             progress.results[index] = result
             while progress.emitted < items.count, let ready = progress.results[progress.emitted] {
                 progress.results[progress.emitted] = nil
@@ -49,16 +44,15 @@ private final class ParallelMapState<T: Sendable, R: Sendable>: @unchecked Senda
 }
 
 /// The results of a ``parallelMap(_:jobs:onDone:_:)`` run, by input index.
-private final class ParallelMapResults<R: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [R?]
+private final class ParallelMapResults<R: Sendable>: Sendable {
+    private let slots: NIOLockedValueBox<[R?]>
 
-    init(count: Int) { slots = [R?](repeating: nil, count: count) }
+    init(count: Int) { slots = NIOLockedValueBox([R?](repeating: nil, count: count)) }
 
-    func store(_ result: R, at index: Int) { lock.withLock { slots[index] = result } }
+    func store(_ result: R, at index: Int) { slots.withLockedValue { $0[index] = result } }
 
     /// Every result, in input order (call when all are stored).
-    var all: [R] { lock.withLock { slots.map { $0! } } }
+    var all: [R] { slots.withLockedValue { $0.map { $0! } } }
 }
 
 /// Runs `body` on `items` on up to `jobs` threads and hands each result to `emit` in input order

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A progress bar on stderr, shown only when stderr is a terminal: the share of media analyzed,
 /// recordings done, speed and ETA. Safe to update from several threads. It uses the wall clock
@@ -13,7 +13,7 @@ public final class ProgressBar: Sendable {
         var label = ""
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let totalSeconds: Double
     private let totalItems: Int
     private let itemName: String
@@ -32,7 +32,7 @@ public final class ProgressBar: Sendable {
     /// Adds analyzed media time.
     public func add(mediaSeconds: Double, label: String) {
         guard enabled else { return }
-        state.withLock { state in
+        state.withLockedValue { state in
             state.doneSeconds += mediaSeconds
             state.label = label
             drawIfDue(&state)
@@ -42,7 +42,7 @@ public final class ProgressBar: Sendable {
     /// Marks one item done.
     public func itemDone(label: String) {
         guard enabled else { return }
-        state.withLock { state in
+        state.withLockedValue { state in
             state.doneItems += 1
             state.label = label
             drawIfDue(&state)
@@ -52,7 +52,7 @@ public final class ProgressBar: Sendable {
     /// Erases the bar so that a message can be printed; the next update redraws it.
     public func clear() {
         guard enabled else { return }
-        state.withLock { state in
+        state.withLockedValue { state in
             FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
             state.lastDraw = .distantPast
         }

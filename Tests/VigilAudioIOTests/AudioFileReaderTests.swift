@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import VigilAudioIO
 import VigilCore
@@ -111,7 +111,7 @@ struct AudioFileReaderTests {
         let bad = dir.appendingPathComponent("bad.wav").path
         try "this is not audio\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let expected = try #require(#expect(throws: AudioFileError.self) { try AudioFileReader(path: bad) }).reason
-        let reasons = Mutex<[String]>([])
+        let reasons = NIOLockedValueBox<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for _ in 0..<400 {
                 if worker % 2 == 0 {
@@ -120,12 +120,12 @@ struct AudioFileReaderTests {
                     do {
                         _ = try AudioFileReader(path: bad)
                     } catch let error as AudioFileError {
-                        reasons.withLock { $0.append(error.reason) }
+                        reasons.withLockedValue { $0.append(error.reason) }
                     } catch {}
                 }
             }
         }
-        let all = reasons.withLock { $0 }
+        let all = reasons.withLockedValue { $0 }
         #expect(all.count == 4 * 400)
         #expect(all.allSatisfy { $0 == expected }, "\(Set(all))")
     }

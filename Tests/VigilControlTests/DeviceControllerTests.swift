@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import VigilControl
 import VigilCore
@@ -60,12 +60,12 @@ struct DeviceControllerTests {
     func concurrentCommands() throws {
         let controller = DeviceController(device: .default)
         let limit = controller.current.zoneManagement.maxUserDefinedZones
-        let outcomes = Mutex<[Result<UInt16, ControlError>]>([])
+        let outcomes = NIOLockedValueBox<[Result<UInt16, ControlError>]>([])
         DispatchQueue.concurrentPerform(iterations: 2 * limit) { i in
             let result = Result { () throws(ControlError) -> UInt16 in try controller.createZone(Self.zone("z\(i)", size: 10 * (i + 1))) }
-            outcomes.withLock { $0.append(result) }
+            outcomes.withLockedValue { $0.append(result) }
         }
-        let all = outcomes.withLock { $0 }
+        let all = outcomes.withLockedValue { $0 }
         let ids = all.compactMap { try? $0.get() }
         #expect(ids.count == limit)
         #expect(Set(ids) == Set((1...limit).map(UInt16.init)))

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import VigilControl
 import VigilCore
@@ -140,7 +140,7 @@ struct VideoStreamTests {
 
 /// Lines collected from the processing thread.
 final class LineCollector: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
+    private let lines = NIOLockedValueBox<[String]>([])
+    func append(_ line: String) { lines.withLockedValue { $0.append(line) } }
+    var all: [String] { lines.withLockedValue { $0 } }
 }

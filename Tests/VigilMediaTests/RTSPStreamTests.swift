@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import VigilMedia
 
@@ -16,7 +16,7 @@ final class RTSPCamera: Sendable {
     }
 
     /// Held by start() and stop(): a stop waits for a start running on another thread.
-    private let processes = Mutex(Processes())
+    private let processes = NIOLockedValueBox(Processes())
     let directory: URL
     let clientPort: Int
     let sourcePort: Int
@@ -35,7 +35,7 @@ final class RTSPCamera: Sendable {
     /// Starts the relay, waits until it listens, then the publisher; a publisher that gives up
     /// (the relay not ready under load) is started again.
     func start() throws {
-        try processes.withLock { processes in
+        try processes.withLockedValue { processes in
             processes.runs += 1
             let runs = processes.runs
             processes.relay = try VigilMediaTests.start(
@@ -61,7 +61,7 @@ final class RTSPCamera: Sendable {
     }
 
     func stop() {
-        processes.withLock { processes in
+        processes.withLockedValue { processes in
             if let publisher = processes.publisher { kill(publisher) }
             if let relay = processes.relay { kill(relay) }
             processes.publisher = nil

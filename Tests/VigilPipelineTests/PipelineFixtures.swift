@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import VigilAnalysis
 import VigilCore
 import VigilTestSupport
@@ -76,7 +76,7 @@ final class CollectingSink: EventSink, @unchecked Sendable {
 
 /// Collects the run's stderr lines.
 final class MessageLog: Sendable {
-    private let stored = Mutex<[String]>([])
-    var lines: [String] { stored.withLock { $0 } }
-    func append(_ line: String) { stored.withLock { $0.append(line) } }
+    private let stored = NIOLockedValueBox<[String]>([])
+    var lines: [String] { stored.withLockedValue { $0 } }
+    func append(_ line: String) { stored.withLockedValue { $0.append(line) } }
 }
