@@ -46,17 +46,20 @@ final class RTSPCamera: Sendable {
             guard wait(seconds: 30, until: { portAccepts(sourcePort) && portAccepts(clientPort) }) else {
                 throw CommandFailed(description: "rtsp-server-perl did not listen on \(sourcePort) and \(clientPort)")
             }
-            for attempt in 1...5 {
+            var lastLog = ""
+            for attempt in 1...10 {
+                let log = directory.appendingPathComponent("publisher-\(runs)-\(attempt).log")
                 let process = try VigilMediaTests.start(
                     [
                         "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", clip.path, "-an", "-c:v", "copy",
                         "-f", "rtsp", "rtsp://127.0.0.1:\(sourcePort)/cam",
-                    ], log: directory.appendingPathComponent("publisher-\(runs)-\(attempt).log"))
+                    ], log: log)
                 processes.publisher = process
-                Thread.sleep(forTimeInterval: 1)
+                Thread.sleep(forTimeInterval: Double(min(attempt, 3)))
                 if process.isRunning { return }
+                lastLog = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             }
-            throw CommandFailed(description: "ffmpeg could not publish to the relay")
+            throw CommandFailed(description: "ffmpeg could not publish to the relay in 10 attempts; the last said: \(lastLog)")
         }
     }
 
