@@ -132,10 +132,11 @@ public final class AlarmPatternDetector: SpectralDetector {
     /// Whole-group matching for tones too weak to segment beep by beep (see ``AlarmGroupMatcher``).
     private let matcher: AlarmGroupMatcher?
     private var matches: [AlarmGroupMatcher.Match] = []
-    /// Diagnostics for tests: called for every beep (onset, offset, Hz, prominence) and every
-    /// closed group (first onset, beep count, valid). Nil in normal use.
-    var diagnosticBeep: ((Double, Double, Double, Float) -> Void)?
-    var diagnosticGroup: ((Double, Int, Bool) -> Void)?
+    /// Diagnostics (`vigil-dev alarm-trace`): called for every beep (onset, offset, Hz,
+    /// prominence). Nil in normal use.
+    package var diagnosticBeep: ((Double, Double, Double, Float) -> Void)?
+    /// Diagnostics: called for every closed group (first onset, beep count, valid). Nil in normal use.
+    package var diagnosticGroup: ((Double, Int, Bool) -> Void)?
 
     /// Creates a detector for `pattern` on frames of `configuration`.
     /// - Parameters:

@@ -7,10 +7,10 @@ import ArgumentParser
 struct VigilDev: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vigil-dev",
-        abstract: "Developer tools: train and check the shipped models, diagnostics, unseen-bark check, throughput.",
+        abstract: "Developer tools: train and check the shipped models, diagnostics, unseen-bark check, throughput, alarm traces.",
         subcommands: [
             TrainSoundModels.self, CheckShippedModels.self, Diagnostics.self, CrossValidationDiagnostics.self, DeterminismCheck.self,
-            UnseenBarkCheck.self, LearnedThroughput.self,
+            UnseenBarkCheck.self, LearnedThroughput.self, AlarmTrace.self, AlarmSpectrum.self,
         ])
 }
 
