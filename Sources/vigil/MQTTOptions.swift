@@ -3,11 +3,11 @@ import VigilMQTT
 
 /// `--mqtt URL` and its companions, shared by `vigil analyze` and `vigil live` (docs/mqtt.md, "Using it").
 struct MQTTOptions: ParsableArguments {
-    @Option(help: "Publish events for Home Assistant to the broker mqtt://[USER:PASS@]HOST[:PORT] or mqtts://") var mqtt: String?
-    @Option(help: "CA certificate (PEM) of an mqtts:// broker (default: the system's).") var mqttCaFile: String?
-    @Option(help: "First segment of the event, state and availability topics (default vigil).") var mqttTopicPrefix: String?
-    @Option(help: "Home Assistant's MQTT discovery prefix (default homeassistant).") var mqttDiscoveryPrefix: String?
-    @Option(help: "Messages kept while the broker is away (default 1000); beyond, the oldest are dropped.") var mqttQueueLimit: Int?
+    @Option(help: .init("Publish events to this broker (docs/mqtt.md).", valueName: "mqtt[s]://[USER:PASS@]HOST[:PORT]")) var mqtt: String?
+    @Option(help: .init("CA certificate (PEM) of an mqtts:// broker (default: the system's).", valueName: "FILE")) var mqttCaFile: String?
+    @Option(help: .init("First segment of the event and state topics (default vigil).", valueName: "PREFIX")) var mqttTopicPrefix: String?
+    @Option(help: .init("Home Assistant's discovery prefix (default homeassistant).", valueName: "PREFIX")) var mqttDiscoveryPrefix: String?
+    @Option(help: .init("Messages kept while the broker is away (default 1000).", valueName: "N")) var mqttQueueLimit: Int?
 
     /// The MQTT output asked for; nil without --mqtt (``validate()`` reports a problem first).
     var settings: MQTTOutputSettings? { try? parsed() }
