@@ -237,7 +237,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilFrameIO", "VigilImaging", "VigilCore",
-                "VigilDetectors", "VigilServerTesting", "VigilPipeline",
+                "VigilDetectors", "VigilServerTesting", "VigilPipeline", "VigilMQTT",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(

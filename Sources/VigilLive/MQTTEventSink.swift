@@ -46,8 +46,9 @@ public final class MQTTEventSink: EventSink {
         try publisher.setRetainedMessages(mapping.discoveryMessages())
         try publisher.start()
         if let unreachable = try Self.waitForConnection(publisher, timeout: settings.connectTimeout) {
+            let reason = "\(unreachable)".hasSuffix(".") ? String("\(unreachable)".dropLast()) : "\(unreachable)"
             report(
-                "warning: \(unreachable); the run goes on, and up to \(settings.queueLimit) messages wait for the broker "
+                "warning: \(reason); the run goes on, and up to \(settings.queueLimit) messages wait for the broker "
                     + "(beyond that the oldest are dropped and counted)")
         }
         for message in mapping.initialStateMessages() { try publisher.publish(message) }
@@ -114,7 +115,9 @@ public final class MQTTEventSink: EventSink {
         let undelivered = status.queued + status.inFlight
         var line = "mqtt \(settings.broker): \(status.delivered) messages delivered, \(status.dropped) dropped"
         if status.dropped > 0 { line += " (queue limit \(settings.queueLimit) while the broker was unreachable)" }
-        if undelivered > 0 { line += ", \(undelivered) not delivered within \(settings.finishTimeout) s at the end (broker unreachable)" }
+        if undelivered > 0 {
+            line += ", \(undelivered) not delivered within \(settings.finishTimeout) s at the end (no connection to the broker)"
+        }
         return status.dropped > 0 || undelivered > 0 ? "warning: " + line : line
     }
 
