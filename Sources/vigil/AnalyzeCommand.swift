@@ -173,8 +173,7 @@ struct AnalyzeCommand: ParsableCommand {
             for: loaded, sensitivities: try parsedSensitivities(), triggers: try parsedTriggers(), explain: explain)
         plan.settings.models = try modelOptions.loadOrExit()
         do {
-            let outcome = try analysis.run(
-                plan: plan, device: loaded.device, limits: try inputLimits.limits, makeSinks: { try makeSinks(for: loaded) })
+            let outcome = try analysis.run(plan: plan, device: loaded.device, limits: try inputLimits.limits) { try makeSinks(for: loaded) }
             if outcome == .someInputsFailed { throw ExitCode(ExitStatus.someInputsFailed) }
         } catch let failure as OfflineAnalysisFailure {
             Self.stderr(failure.description)

@@ -11,7 +11,6 @@ struct MQTTOptions: ParsableArguments {
 
     /// The MQTT output asked for; nil without --mqtt (``validate()`` reports a problem first).
     var settings: MQTTOutputSettings? { try? parsed() }
-
     func validate() throws { do { _ = try parsed() } catch { throw ValidationError("\(error)") } }
 
     private func parsed() throws -> MQTTOutputSettings? {
