@@ -143,7 +143,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilDSP", "VigilInference",
-                "VigilVision", "VigilFrameIO", "VigilPipeline",
+                "VigilVision", "VigilFrameIO", "VigilPipeline", "VigilMQTT",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -161,7 +161,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilDetectors", "VigilAudioIO",
                 "VigilAnalysis", "VigilScoring", "VigilInference", "VigilTraining", "VigilImaging", "VigilVision",
-                "VigilLive", "VigilPipeline", "VigilBench",
+                "VigilLive", "VigilPipeline", "VigilBench", "VigilMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
 
             ],
@@ -237,7 +237,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilFrameIO", "VigilImaging", "VigilCore",
-                "VigilDetectors", "VigilServerTesting", "VigilPipeline",
+                "VigilDetectors", "VigilServerTesting", "VigilPipeline", "VigilMQTT",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(

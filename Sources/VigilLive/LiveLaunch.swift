@@ -2,6 +2,7 @@ import Foundation
 import VigilControl
 import VigilCore
 import VigilInference
+import VigilMQTT
 import VigilPipeline
 
 /// What `vigil live` is asked to run: the source, the device, pacing and the HTTP server's
@@ -48,6 +49,8 @@ public struct LiveLaunch: Sendable {
     public var maxClients = LiveServerConfiguration.defaultMaxStreamClients
     /// Measure SSE delivery latency with an internal client.
     public var measureLatency = false
+    /// Publish the records to an MQTT broker for Home Assistant (`--mqtt`, docs/mqtt.md).
+    public var mqtt: MQTTOutputSettings?
 
     /// A launch of `source` with the default settings.
     public init(source: String) { self.source = source }
@@ -116,7 +119,12 @@ public struct LiveLaunch: Sendable {
         let hub = EventHub(clientBufferCapacity: clientBuffer, metrics: metrics)
         let controller = DeviceController(device: loadedDevice.device)
         let stdout = JSONLinesSink()
-        let sinks: [any EventSink] = quiet ? [] : [stdout]
+        var sinks: [any EventSink] = quiet ? [] : [stdout]
+        if let mqtt {
+            do { sinks.append(try MQTTEventSink(settings: mqtt, device: loadedDevice.device, metrics: metrics)) } catch {
+                throw LiveLaunchFailure("--mqtt \(error)")
+            }
+        }
         let session =
             (mediaSource as? any AudioSource).map {
                 LiveSession(

@@ -27,6 +27,7 @@ public final class LiveMetrics: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    private let refreshers = NIOLockedValueBox<[@Sendable (PrometheusMetricsFactory) -> Void]>([])
     private let clientGauges: [String: CoreMetrics.Gauge]
     private let clientCounters: [String: CoreMetrics.Counter]
     private let droppedCounter: CoreMetrics.Counter
@@ -159,8 +160,17 @@ public final class LiveMetrics: Sendable {
     /// Lag of the last block, seconds.
     public var currentLag: Double { state.withLockedValue { $0.lag } }
 
+    /// Calls `refresh` before each rendering of the Prometheus text: for metrics whose values are
+    /// kept elsewhere and read when asked for (the MQTT publisher's counters, ``MQTTEventSink``).
+    public func refreshBeforeRendering(_ refresh: @escaping @Sendable (PrometheusMetricsFactory) -> Void) {
+        refreshers.withLockedValue { $0.append(refresh) }
+    }
+
     /// The Prometheus text exposition (version 0.0.4), rendered by swift-prometheus.
-    public func prometheusText() -> String { registry.emitToString() }
+    public func prometheusText() -> String {
+        for refresh in refreshers.withLockedValue({ $0 }) { refresh(factory) }
+        return registry.emitToString()
+    }
 
     /// The counter of `name{dimension="value"}`, made on first use (call with the lock held).
     private func counter(_ counters: inout [String: CoreMetrics.Counter], _ value: String, _ name: String, _ dimension: String)

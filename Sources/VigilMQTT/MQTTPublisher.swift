@@ -1,4 +1,5 @@
 import CMosquitto
+import Foundation
 import Glibc
 import Logging
 import NIOConcurrencyHelpers
@@ -84,6 +85,7 @@ public final class MQTTPublisher: Sendable {
     }
 
     deinit {
+        core.endRetries()
         mosquitto_disconnect(client.pointer)
         mosquitto_loop_stop(client.pointer, true)
         mosquitto_destroy(client.pointer)
@@ -111,10 +113,13 @@ public final class MQTTPublisher: Sendable {
     public func start() throws(MQTTError) {
         let broker = configuration.broker
         let status = mosquitto_connect_async(client.pointer, broker.host, Int32(broker.port), Int32(configuration.keepAlive))
-        if status != MOSQ_ERR_SUCCESS.rawValue {
-            // The network thread retries; remember why the first attempt failed.
-            let error = MQTTError(.unreachable, broker: broker.description, reason: "cannot connect: \(MosquittoLibrary.text(status))")
-            core.state.withLockedValue { $0.status.lastError = error }
+        guard status == MOSQ_ERR_SUCCESS.rawValue else {
+            // libmosquitto's network thread waits for a first connection attempt that got under way
+            // and never retries one that failed at once (a refused TCP connection): retry on a
+            // thread of our own until one gets under way, then start the network thread.
+            core.connectionAttemptFailed(status)
+            core.retryFirstConnection()
+            return
         }
         let loop = mosquitto_loop_start(client.pointer)
         guard loop == MOSQ_ERR_SUCCESS.rawValue else {
@@ -158,6 +163,7 @@ public final class MQTTPublisher: Sendable {
     /// Publishes `offline` (retained) on the availability topic, waits up to `timeout` seconds for
     /// the queue to drain, and disconnects.
     public func stop(timeout: Double = 5) {
+        core.endRetries()
         let connected = core.state.withLockedValue { $0.status.connected }
         if connected {
             flush(timeout: timeout)
@@ -185,6 +191,9 @@ final class PublisherCore: @unchecked Sendable {
         var controlMessageIDs: Set<Int32> = []
         var earlyAcknowledgements: Set<Int32> = []
         var droppedSinceConnected = 0
+        /// Whether the first-connection retry thread runs, and whether it is asked to end.
+        var retrying = false
+        var retriesEnded = false
     }
 
     let state = NIOLockedValueBox(State())
@@ -199,6 +208,57 @@ final class PublisherCore: @unchecked Sendable {
     init(configuration: MQTTPublisherConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
+    }
+
+    /// Records why a connection attempt failed at once.
+    func connectionAttemptFailed(_ status: Int32) {
+        let error = MQTTError(
+            .unreachable, broker: configuration.broker.description, reason: "cannot connect: \(MosquittoLibrary.text(status))")
+        state.withLockedValue { $0.status.lastError = error }
+    }
+
+    /// Retries the first connection on a thread of its own, with the reconnect delay (doubling),
+    /// until an attempt gets under way, and then starts libmosquitto's network thread (which
+    /// handles the connection and every later reconnect); or until ``endRetries()`` is called. Only
+    /// this thread uses the client meanwhile: nothing is handed to libmosquitto while disconnected.
+    func retryFirstConnection() {
+        guard let client else { return }
+        let delay = configuration.reconnectDelay
+        let started = state.withLockedValue { state -> Bool in
+            guard !state.retriesEnded, !state.retrying else { return false }
+            state.retrying = true
+            return true
+        }
+        guard started else { return }
+        let thread = Thread { [self] in
+            var wait = Double(max(1, delay.minimum))
+            retrying: while true {
+                let due = monotonicSeconds() + wait
+                while monotonicSeconds() < due {
+                    if state.withLockedValue({ $0.retriesEnded }) { break retrying }
+                    usleep(10_000)
+                }
+                let status = mosquitto_reconnect_async(client.pointer)
+                if status == MOSQ_ERR_SUCCESS.rawValue {
+                    let loop = mosquitto_loop_start(client.pointer)
+                    if loop != MOSQ_ERR_SUCCESS.rawValue {
+                        logger.error("MQTT: cannot start the network thread: \(MosquittoLibrary.text(loop))")
+                    }
+                    break
+                }
+                connectionAttemptFailed(status)
+                wait = min(wait * 2, Double(max(delay.minimum, delay.maximum, 1)))
+            }
+            state.withLockedValue { $0.retrying = false }
+        }
+        thread.name = "vigil-mqtt-connect"
+        thread.start()
+    }
+
+    /// Ends the first-connection retries and waits until the retry thread is done with the client.
+    func endRetries() {
+        state.withLockedValue { $0.retriesEnded = true }
+        while state.withLockedValue({ $0.retrying }) { usleep(5_000) }
     }
 
     func enqueue(_ message: MQTTMessage) {

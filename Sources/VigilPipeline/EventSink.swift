@@ -83,7 +83,8 @@ public struct FinishedRecording: Sendable {
 /// run each record as it is emitted. The run calls a sink from one thread at a time.
 ///
 /// Implementations: ``JSONLinesSink``, ``TSVSink``, ``TableSink``, ``OutputFolderSink`` (the
-/// per-recording folder of `--out`), and in VigilLive `EventHubSink` (the live stream's clients).
+/// per-recording folder of `--out`), and in VigilLive `EventHubSink` (the live stream's clients)
+/// and `MQTTEventSink` (`--mqtt`: an MQTT broker for Home Assistant).
 /// To add one, see docs/architecture.md ("Adding a sink").
 public protocol EventSink: AnyObject {
     /// Receives records, in output order.

@@ -4,6 +4,7 @@ import VigilAnalysis
 import VigilAudioIO
 import VigilCore
 import VigilDetectors
+import VigilLive
 import VigilPipeline
 import VigilVision
 
@@ -118,6 +119,8 @@ struct AnalyzeCommand: ParsableCommand {
     @OptionGroup(title: "Input limits")
     var inputLimits: InputLimitOptions
 
+    @OptionGroup(title: "MQTT (Home Assistant)") var mqttOptions: MQTTOptions
+
     /// The analysis these options describe.
     var analysis: OfflineAnalysis {
         var analysis = OfflineAnalysis(messages: Self.stderr)
@@ -185,7 +188,7 @@ struct AnalyzeCommand: ParsableCommand {
             for: loaded, sensitivities: try parsedSensitivities(), triggers: try parsedTriggers(), explain: explain)
         plan.settings.models = try modelOptions.loadOrExit()
         do {
-            let outcome = try analysis.run(plan: plan, device: loaded.device, limits: try inputLimits.limits, makeSinks: makeSinks)
+            let outcome = try analysis.run(plan: plan, device: loaded.device, limits: try inputLimits.limits) { try makeSinks(for: loaded) }
             if outcome == .someInputsFailed { throw ExitCode(ExitStatus.someInputsFailed) }
         } catch let failure as OfflineAnalysisFailure {
             Self.stderr(failure.description)
@@ -193,21 +196,22 @@ struct AnalyzeCommand: ParsableCommand {
         }
     }
 
-    /// The sinks of `--format` and `--out` (whose directory is created here).
-    func makeSinks() throws -> [any EventSink] {
+    /// The sinks of `--format`, `--out` (whose directory is created here) and `--mqtt` (connected here, for `loaded`'s camera).
+    func makeSinks(for loaded: LoadedDevice) throws -> [any EventSink] {
+        let mqtt = try MQTTEventSink.sinks(mqttOptions.settings, device: loaded.device)
         let sink: any EventSink =
             switch format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl) {
             case .jsonl: JSONLinesSink()
             case .tsv: TSVSink()
             case .table: TableSink()
             }
-        guard let out else { return [sink] }
+        guard let out else { return [sink] + mqtt }
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
             throw ValidationError("--out \(out): cannot create directory: \(error.localizedDescription)")
         }
-        return [sink, OutputFolderSink(directory: out)]
+        return [sink, OutputFolderSink(directory: out)] + mqtt
     }
 
     @Sendable static func stderr(_ line: String) {

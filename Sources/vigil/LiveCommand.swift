@@ -112,6 +112,8 @@ struct LiveCommand: ParsableCommand {
     @OptionGroup(title: "Input limits")
     var inputLimits: InputLimitOptions
 
+    @OptionGroup(title: "MQTT (Home Assistant)") var mqttOptions: MQTTOptions
+
     @Flag(help: ArgumentHelp("Measure SSE delivery latency with an internal client and print a \"latency\" record.", visibility: .hidden))
     var measureLatency = false
 
@@ -123,6 +125,7 @@ struct LiveCommand: ParsableCommand {
         (launch.stopAfter, launch.clientBuffer, launch.blockMilliseconds) = (stopAfter, clientBuffer, blockMs)
         (launch.maxBodySize, launch.maxBodyDepth, launch.maxClients) = (maxBodySize, maxBodyDepth, maxClients)
         (launch.requestTimeout, launch.idleTimeout, launch.measureLatency) = (requestTimeout, idleTimeout, measureLatency)
+        launch.mqtt = mqttOptions.settings
         return launch
     }
 

@@ -81,8 +81,26 @@ func launch(_ arguments: [String], log: URL) throws -> Process {
     process.standardOutput = handle
     process.standardError = handle
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try runWithSignalsUnblocked(process)
     return process
+}
+
+/// Starts `process` from a new thread whose signal mask is empty. The test runner's threads block
+/// signals, and a child inherits the mask of the thread that spawns it: mosquitto waits for
+/// network events with that mask restored, so it would never see SIGTERM.
+func runWithSignalsUnblocked(_ process: Process) throws {
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var failure: (any Error)?
+    let thread = Thread {
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        pthread_sigmask(SIG_SETMASK, &empty, nil)
+        do { try process.run() } catch { failure = error }
+        done.signal()
+    }
+    thread.start()
+    done.wait()
+    if let failure { throw failure }
 }
 
 /// Ends `process`: SIGTERM (mosquitto saves its persistence file), SIGKILL after 5 s.
@@ -179,6 +197,14 @@ final class TestBroker {
         process = nil
     }
 
+    /// Whether the broker's logs (every run's) name a client `clientID` that connected.
+    func hasConnected(_ clientID: String) -> Bool {
+        (1...max(runs, 1)).contains { run in
+            let log = try? String(contentsOf: directory.appendingPathComponent("broker-\(run).log"), encoding: .utf8)
+            return log?.contains("as \(clientID) ") ?? false
+        }
+    }
+
     deinit {
         stop()
         try? FileManager.default.removeItem(at: directory)
@@ -195,12 +221,14 @@ final class TestSubscriber {
     }
 
     let output: URL
+    let clientID: String
     private let process: Process
 
     init(
         broker: TestBroker, topics: [String] = ["vigil/#", "homeassistant/#"],
         clientID: String = "vigil-test-\(UUID().uuidString.prefix(8))"
     ) throws {
+        self.clientID = clientID
         output = broker.directory.appendingPathComponent("\(clientID).out")
         process = try launch(
             ["mosquitto_sub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-c", "-i", clientID, "-F", "%r\t%t\t%p"]

@@ -189,6 +189,25 @@ struct MQTTPublisherTests {
         publisher.stop(timeout: 0.5)
     }
 
+    @Test("a broker that is down when the publisher starts is connected when it comes up, and the queued messages arrive")
+    func brokerStartedLater() throws {
+        let broker = try TestBroker()
+        let subscriber = try TestSubscriber(broker: broker, topics: ["vigil/#"])
+        #expect(wait(seconds: 10) { broker.hasConnected(subscriber.clientID) })
+        broker.stop()
+        let publisher = try publisher(broker)
+        try publisher.start()
+        #expect(throws: MQTTError.self) { try publisher.waitUntilConnected(timeout: 0.5) }
+        for id in 0..<2 { try publisher.publish(MQTTMessage(topic: "vigil/cam/events", text: #"{"id":\#(id)}"#)) }
+        try broker.start()
+        // libmosquitto alone never retries a first attempt that failed at once (connection refused).
+        try publisher.waitUntilConnected(timeout: 20)
+        #expect(publisher.flush(timeout: 10))
+        #expect(wait(seconds: 10) { subscriber.messages.filter { $0.topic == "vigil/cam/events" }.count == 2 })
+        #expect(publisher.status.delivered == 2 && publisher.status.connections == 1)
+        publisher.stop()
+    }
+
     @Test("across a broker restart every queued record arrives once and in order; beyond the bound the dropped count is exact")
     func brokerRestart() throws {
         let broker = try TestBroker()
