@@ -161,7 +161,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilDevice", "VigilDetectors", "VigilAudioIO",
                 "VigilAnalysis", "VigilScoring", "VigilInference", "VigilTraining", "VigilImaging", "VigilVision",
-                "VigilLive", "VigilPipeline", "VigilBench", "VigilMQTT",
+                "VigilLive", "VigilPipeline", "VigilBench", "VigilMQTT", "VigilMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
 
             ],

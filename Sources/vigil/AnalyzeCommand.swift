@@ -45,15 +45,6 @@ struct AnalyzeCommand: ParsableCommand {
     @Argument(help: "Audio files, camera recordings (MP4, MKV, ...) or directories.")
     var inputs: [String] = []
 
-    @Flag(help: "Do not analyze the video of camera recordings.")
-    var noVideo = false
-
-    @Flag(help: "Do not analyze the audio of camera recordings.")
-    var noAudio = false
-
-    @Option(help: "Video frames of camera recordings analyzed per second of media.")
-    var analysisFps: Double = 5
-
     @Option(help: "A directory of PNG frames to analyze as one video recording (see docs/video.md).")
     var frames: String?
 
@@ -119,6 +110,8 @@ struct AnalyzeCommand: ParsableCommand {
     @OptionGroup(title: "Input limits")
     var inputLimits: InputLimitOptions
 
+    @OptionGroup(title: "Camera recordings") var mediaOptions: MediaOptions
+
     @OptionGroup(title: "MQTT (Home Assistant)") var mqttOptions: MQTTOptions
 
     /// The analysis these options describe.
@@ -126,9 +119,7 @@ struct AnalyzeCommand: ParsableCommand {
         var analysis = OfflineAnalysis(messages: Self.stderr)
         (analysis.inputs, analysis.outputDirectory, analysis.drawReport, analysis.jobs) = (inputs, out, !noReport, jobs ?? availableCores)
         (analysis.force, analysis.shard, analysis.showsProgress) = (force, shard, !noProgress)
-        (analysis.media.readsAudio, analysis.media.readsVideo, analysis.media.analysisFPS, analysis.anchor) = (
-            !noAudio, !noVideo, analysisFps, anchor
-        )
+        (analysis.media, analysis.anchor) = (mediaOptions.readerOptions, anchor)
         if frames != nil || video != nil {
             var input = OfflineAnalysis.VideoInput(frames: frames, video: video)
             (input.framesPerSecond, input.audio) = (fps, audio)
@@ -149,8 +140,7 @@ struct AnalyzeCommand: ParsableCommand {
         if let problem = analysis.problem() { throw ValidationError(problem) }
         if explain && format == .tsv {
             throw ValidationError(
-                "--explain with --format tsv: TSV is the DCASE event list (file, onset, offset, label) and has no rows for "
-                    + "suppressed candidates; use --format jsonl or table")
+                "--explain with --format tsv: TSV is the DCASE event list, without suppressed candidates; use jsonl or table")
         }
         if noReport && out == nil { throw ValidationError("--no-report only applies with --out") }
         _ = try parsedSensitivities()
@@ -158,21 +148,11 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     /// The `--triggers` filter, if given.
-    func parsedTriggers() throws -> Set<EventTriggerType>? {
-        do {
-            return try triggers.map(AnalysisOptions.triggers)
-        } catch {
-            throw ValidationError("--triggers: \(error)")
-        }
-    }
+    func parsedTriggers() throws -> Set<EventTriggerType>? { try usage("--triggers:") { try triggers.map(AnalysisOptions.triggers) } }
 
     /// Sensitivity overrides from `--sensitivity`.
     func parsedSensitivities() throws -> AnalysisOptions.SensitivityOverrides {
-        do {
-            return try AnalysisOptions.sensitivities(sensitivities)
-        } catch {
-            throw ValidationError("--sensitivity \(error)")
-        }
+        try usage("--sensitivity") { try AnalysisOptions.sensitivities(sensitivities) }
     }
 
     func run() throws {
@@ -220,3 +200,8 @@ struct AnalyzeCommand: ParsableCommand {
 }
 
 extension BlobAnchor: ExpressibleByArgument {}
+
+/// Runs `body`, turning its error into a usage error (exit status 2) that starts with `option`.
+func usage<T>(_ option: String, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch { throw ValidationError("\(option) \(error)") }
+}
