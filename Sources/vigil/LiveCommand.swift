@@ -11,7 +11,8 @@ struct LiveCommand: ParsableCommand {
         abstract: "Stream events as they happen from a file, stdin or a scenario, with an HTTP API.",
         discussion: """
             SOURCE is an audio file (paced at real time, or --speed N; --loop repeats it with media time \
-            running on), a y4m video file (frames paced by their media time; motion in the device's \
+            running on), a container file (MP4, MKV, WebM, MOV, TS: audio and video together) or a stream \
+            URL (rtsp://, http(s)://, srt://, udp://: reconnects with backoff), a y4m video file (frames paced by their media time; motion in the device's \
             activity zones), "-" for stdin (raw PCM with --rate and --channels: signed 16-bit \
             little-endian; without --rate: y4m frames, e.g. from ffmpeg -f yuv4mpegpipe; processed as \
             they arrive), or a scenario JSON (rendered on the fly by the code behind vigil synth).
@@ -49,7 +50,7 @@ struct LiveCommand: ParsableCommand {
             failed while streaming, 2 for usage, device-file or scenario errors.
             """)
 
-    @Argument(help: "Audio file, y4m video file, scenario JSON, or - for stdin (raw PCM with --rate, else y4m).")
+    @Argument(help: "Audio, container (mp4, mkv, ...) or y4m file, stream URL, scenario JSON, or - for stdin.")
     var source: String
 
     @Option(help: "Device file (JSON, see docs/device-file.md). Without it, the built-in default device applies.")
@@ -106,6 +107,21 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Most concurrent event-stream clients, SSE and WebSocket.", valueName: "N"))
     var maxClients: Int = LiveServerConfiguration.defaultMaxStreamClients
 
+    @Option(help: "Video frames analyzed per second of media (container files and streams).")
+    var analysisFps: Double = 5
+
+    @Flag(help: "Analyze only the video of a container file or stream.")
+    var noAudio = false
+
+    @Flag(help: "Analyze only the audio of a container file or stream.")
+    var noVideo = false
+
+    @Option(help: "Give up on a stream after this many failed connection attempts in a row (exit 1; default: never).")
+    var reconnectAttempts: Int?
+
+    @Option(help: .hidden)
+    var reconnectMaxDelay: Double = 30
+
     @OptionGroup(title: "Sound models")
     var modelOptions: ModelOptions
 
@@ -123,6 +139,8 @@ struct LiveCommand: ParsableCommand {
         (launch.stopAfter, launch.clientBuffer, launch.blockMilliseconds) = (stopAfter, clientBuffer, blockMs)
         (launch.maxBodySize, launch.maxBodyDepth, launch.maxClients) = (maxBodySize, maxBodyDepth, maxClients)
         (launch.requestTimeout, launch.idleTimeout, launch.measureLatency) = (requestTimeout, idleTimeout, measureLatency)
+        (launch.analysisFPS, launch.readsAudio, launch.readsVideo) = (analysisFps, !noAudio, !noVideo)
+        (launch.reconnectAttempts, launch.reconnectMaxDelay) = (reconnectAttempts, reconnectMaxDelay)
         return launch
     }
 

@@ -89,3 +89,81 @@ struct HostileCLITests {
         #expect(result.stderr.contains("sampleRate"), "\(result.stderr)")
     }
 }
+
+/// A TCP server on a free loopback port that answers every connection with garbage bytes and
+/// closes it: a port where a camera's RTSP server should be.
+final class GarbageServer: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound, listen(fd, 8) == 0 else { throw TestProcesses.Failure(description: "cannot listen on loopback") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread {
+            var state: UInt32 = 7
+            while true {
+                let client = accept(fd, nil, nil)
+                if client < 0 { return }
+                var bytes = [UInt8](repeating: 0, count: 4096)
+                for i in bytes.indices {
+                    state = state &* 1_664_525 &+ 1_013_904_223
+                    bytes[i] = UInt8(truncatingIfNeeded: state >> 24)
+                }
+                _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(client)
+            }
+        }
+        thread.start()
+    }
+
+    deinit {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+}
+
+@Suite("Hostile stream inputs through vigil live")
+struct HostileStreamTests {
+    @Test(
+        "a stream URL that refuses the connection: each attempt is reported, and the run ends with status 1 naming the URL and the reason")
+    func refusedConnection() throws {
+        let url = "rtsp://127.0.0.1:\(TestProcesses.freeLoopbackPort())/cam"
+        let result = try VigilProcess.run(
+            ["live", url, "--listen", "127.0.0.1:0", "--reconnect-attempts", "2", "--reconnect-max-delay", "0.1"], timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("\(url): ") && result.stderr.contains("Connection refused"), "\(result.stderr)")
+        #expect(result.stderr.contains("connection attempt 3"), "\(result.stderr)")
+        #expect(result.stderr.contains("gave up after 3 failed attempts"), "\(result.stderr)")
+        #expect(result.lines.last?.contains(#""type":"end""#) == true)
+    }
+
+    @Test("garbage on the RTSP port is a clear error naming the URL and the reason, never a crash")
+    func garbageOnTheRTSPPort() throws {
+        let server = try GarbageServer()
+        let url = "rtsp://127.0.0.1:\(server.port)/cam"
+        let result = try VigilProcess.run(
+            ["live", url, "--listen", "127.0.0.1:0", "--reconnect-attempts", "1", "--reconnect-max-delay", "0.1"], timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("vigil live: \(url): "), "\(result.stderr)")
+        #expect(result.lines.last?.contains(#""type":"end""#) == true)
+        withExtendedLifetime(server) {}
+    }
+
+    @Test("--no-audio, --no-video and --analysis-fps are refused for sources that are not containers or streams")
+    func mediaOptionsOnOtherSources() throws {
+        let result = try VigilProcess.run(["live", "Samples/demo-scene.flac", "--no-video", "--listen", "127.0.0.1:0"], timeout: 20)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--no-video") && result.stderr.contains("demo-scene.flac"), "\(result.stderr)")
+        let both = try VigilProcess.run(["live", "rtsp://127.0.0.1:1/cam", "--no-audio", "--no-video"], timeout: 20)
+        #expect(both.status == 2 && both.stderr.contains("nothing to analyze"), "\(both.stderr)")
+    }
+}
