@@ -80,6 +80,28 @@ struct ContainerStreamTests {
         #expect(both.last?.type == "end")
     }
 
+    @Test("--loop places each pass of a container file after the previous one: a sound of every pass, one timeline")
+    func loopedContainer() async throws {
+        let directory = try TestProcesses.temporaryDirectory(prefix: "vigil-live-container")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = try CameraClip.make(in: directory)
+        let source = try LiveContainerSource(input: clip.path, log: { _ in })
+        let metrics = LiveMetrics()
+        let records = NIOLockedValueBox<[LiveRecord]>([])
+        let device = try LoadedDevice.load(path: LiveTestSupport.samplePath("Samples/scenarios/cvr-device.json")).device
+        let session = LiveSession(
+            container: source, device: DeviceController(device: device), hub: EventHub(clientBufferCapacity: 64, metrics: metrics),
+            metrics: metrics, onRecord: { record in records.withLockedValue { $0.append(record) } })
+        let runner = LiveRunner(session: session, source: source, options: LiveRunner.Options(speed: 0, loop: true, maxMediaTime: 17))
+        runner.start()
+        await runner.wait()
+        let all = records.withLockedValue { $0 }
+        let sounds = all.filter { $0.type == "event" && $0.trigger == .sound }.compactMap(\.detectedAt)
+        // The sound at 3 s of the 6 s clip, in each of the three passes.
+        #expect(sounds.count == 3 && zip(sounds, [3.0, 9.0, 15.0]).allSatisfy { abs($0 - $1) < 0.2 }, "\(sounds)")
+        #expect(all.map(\.emittedAt) == all.map(\.emittedAt).sorted())
+    }
+
     @Test("a container file that is not one is refused naming the file and the reason")
     func badContainerIsRefused() throws {
         let directory = try TestProcesses.temporaryDirectory(prefix: "vigil-live-container")
@@ -184,5 +206,34 @@ struct LiveRTSPCommandTests {
         #expect(records.last?["type"] as? String == "end")
         let log = try String(contentsOf: stderr, encoding: .utf8)
         #expect(log.components(separatedBy: "reconnected").count - 1 == 3, "\(log)")
+    }
+}
+
+@Suite("vigil live of a stream URL that never connects")
+struct NeverConnectingStreamTests {
+    @Test("by default it keeps retrying with backoff: /health and /metrics show the state and the last error; Ctrl-C ends it at once")
+    func keepsRetryingAndShowsIt() async throws {
+        let url = "rtsp://127.0.0.1:\(TestProcesses.freeLoopbackPort())/cam"
+        let port = TestProcesses.freeLoopbackPort()
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.currentDirectoryURL = CommandRunner.packageRoot
+        process.arguments = ["live", url, "--listen", "127.0.0.1:\(port)", "--reconnect-max-delay", "0.2"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { TestProcesses.kill(process) } }
+        let health = await LiveRTSPCommandTests.poll(port, "/health", seconds: 60) { $0.contains(#""consecutiveFailures":3"#) }
+        #expect(health.contains(#""state":"connecting""#) && health.contains("Connection refused") && health.contains(url), "\(health)")
+        let metrics = await LiveRTSPCommandTests.get(port, "/metrics")
+        #expect(metrics.contains(#"vigil_live_stream_state{state="connecting"} 1"#), "\(metrics)")
+        #expect((LiveRTSPCommandTests.sample("vigil_live_stream_consecutive_failures", in: metrics) ?? 0) >= 3, "\(metrics)")
+        #expect(process.isRunning)
+        _ = Glibc.kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("\(url): cannot open: Connection refused (connection attempt 3; retrying with backoff)"), "\(log)")
     }
 }
