@@ -108,7 +108,10 @@ public final class LiveContainerSource: MediaSource {
                         return reader
                     } catch {
                         let attempt = before.consecutiveFailures + 1
-                        log("\(error) (connection attempt \(attempt)\(error.isTransient ? "; retrying with backoff" : ""))")
+                        let retries = error.isTransient && policy.allowsRetry(afterFailures: attempt)
+                        log(
+                            "\(error) (connection attempt \(attempt)\(retries ? "; retrying in \(policy.delay(afterFailures: attempt)) s" : ""))"
+                        )
                         throw error
                     }
                 })

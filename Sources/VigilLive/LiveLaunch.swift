@@ -57,8 +57,8 @@ public struct LiveLaunch: Sendable {
     public var readsAudio = true
     /// Analyze the video of a container file or stream (`--no-video` clears it).
     public var readsVideo = true
-    /// Failed connection attempts in a row after which a stream is given up (the run then ends
-    /// with status 1); `nil` retries for ever.
+    /// Reconnect attempts after a failure that may fail in a row before a stream is given up (the
+    /// run then ends with status 1; 0: never reconnect); `nil` retries for ever.
     public var reconnectAttempts: Int?
     /// The longest wait between connection attempts, in seconds (the backoff starts at 0.5 s and doubles).
     public var reconnectMaxDelay = 30.0

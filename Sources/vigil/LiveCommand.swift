@@ -116,7 +116,7 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "Analyze only the audio of a container file or stream.")
     var noVideo = false
 
-    @Option(help: "Give up on a stream after this many failed connection attempts in a row (exit 1; default: never).")
+    @Option(help: "Give up on a stream when this many reconnect attempts in a row have failed (exit 1; default: never).")
     var reconnectAttempts: Int?
 
     @Option(help: .hidden)

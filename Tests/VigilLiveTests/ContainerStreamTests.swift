@@ -234,6 +234,6 @@ struct NeverConnectingStreamTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(log.contains("\(url): cannot open: Connection refused (connection attempt 3; retrying with backoff)"), "\(log)")
+        #expect(log.contains("\(url): cannot open: Connection refused (connection attempt 3; retrying in 0.2 s)"), "\(log)")
     }
 }
