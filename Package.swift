@@ -234,7 +234,7 @@ let package = Package(
             dependencies: [
                 "VigilMedia", "VigilFrameIO", "VigilImaging", "VigilAudioIO", "VigilTestSupport",
             ]),
-        .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilCore", "VigilDevice"]),
+        .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilCore", "VigilDevice", "VigilTestSupport"]),
         .testTarget(
             name: "VigilLiveTests",
             dependencies: [
