@@ -1,5 +1,5 @@
 # Vigil: two commands on a fresh Debian machine.
-#   make demo   installs what is missing, builds, and analyzes the bundled sample
+#   make demo   installs what is missing, builds, and analyzes the bundled sample as an MP4
 #   make test   installs what is missing, builds, and runs the test suite
 
 SWIFT        ?= swift
@@ -25,7 +25,7 @@ export VIGIL_OPTIMIZED_DEBUG
 all: build
 
 help:
-	@echo "make demo    - install missing packages, build, analyze Samples/demo-scene.flac"
+	@echo "make demo    - install missing packages, build, analyze the bundled sample as an MP4 camera recording"
 	@echo "make test    - install missing packages, build, run all tests"
 	@echo "make build   - release build of the vigil command (.build/release/vigil)"
 	@echo "make format  - format the Swift sources in place (swift format, .swift-format)"
@@ -87,8 +87,17 @@ build: deps
 
 release: build
 
-demo: build
-	$(RELEASE_BIN) analyze Samples/demo-scene.flac --device Samples/front-door.json --format table
+# The demo is a camera recording: the demo frames looped as H.264 video with the demo scene as
+# AAC audio in an MP4, made by the ffmpeg command, analyzed in one pass on one timeline.
+DEMO_MP4 := .build/demo/demo-scene.mp4
+$(DEMO_MP4): Samples/demo-scene.flac $(wildcard Samples/demo-frames/*.png)
+	$(call apt_install,ffmpeg)
+	@mkdir -p $(dir $@)
+	ffmpeg -nostdin -loglevel error -y -stream_loop -1 -framerate 10 -i Samples/demo-frames/frame-%03d.png \
+	  -i Samples/demo-scene.flac -map 0:v -map 1:a -t 40 -c:v libx264 -pix_fmt yuv420p -c:a aac -b:a 96k $@
+
+demo: build $(DEMO_MP4)
+	$(RELEASE_BIN) analyze $(DEMO_MP4) --device Samples/front-door.json --format table
 
 # The live-server abuse suite checks that events stay on time during a flood, a slowloris and
 # 100 clients: it runs on its own after the others, so the CPU-heavy suites running in

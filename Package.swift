@@ -122,7 +122,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilCore", "VigilDevice", "VigilEvents", "VigilDSP", "VigilDetectors", "VigilAnalysis", "VigilAudioIO",
-                "VigilFrameIO", "VigilImaging", "VigilVision", "VigilReport", "VigilSynth",
+                "VigilFrameIO", "VigilImaging", "VigilMedia", "VigilVision", "VigilReport", "VigilSynth",
             ],
             swiftSettings: nativeFlags),
 
@@ -132,8 +132,8 @@ let package = Package(
             name: "VigilBench",
             dependencies: [
                 "VigilPipeline", "VigilCore", "VigilAnalysis", "VigilAudioIO", "VigilDSP", "VigilDetectors", "VigilEvents",
-                "VigilFrameIO", "VigilImaging", "VigilInference", "VigilTraining", "VigilReport", "VigilScoring", "VigilSynth",
-                "VigilVision",
+                "VigilFrameIO", "VigilImaging", "VigilInference", "VigilMedia", "VigilTraining", "VigilReport", "VigilScoring",
+                "VigilSynth", "VigilVision",
             ],
             swiftSettings: nativeFlags),
 
@@ -246,6 +246,7 @@ let package = Package(
         .testTarget(
             name: "VigilPipelineTests",
             dependencies: [
+                "VigilMedia",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilPipeline", "VigilAnalysis", "VigilAudioIO", "VigilCore", "VigilFrameIO", "VigilImaging", "VigilSynth",
                 "VigilLive", "VigilControl", "VigilVision", "VigilTestSupport",

@@ -2,12 +2,13 @@ import Foundation
 import VigilCore
 import VigilFrameIO
 import VigilImaging
+import VigilMedia
 import VigilPipeline
 import VigilScoring
 import VigilVision
 
 /// `vigil bench motion`: scores the motion detector's masks against per-pixel ground truth
-/// (CDnet 2014 measures) on sequence folders (input.mp4 decoded by ``FFmpegFrameSource``,
+/// (CDnet 2014 measures) on sequence folders (input.mp4 decoded by FFmpeg's libraries, every frame, through ``MediaContainerSource``,
 /// groundtruth/gtNNNNNN.png, optional ROI.png, sequence.json).
 package enum MotionBench {
     /// One sequence's result.
@@ -95,11 +96,11 @@ package enum MotionBench {
         }
         let roi: RasterImage? = files.fileExists(atPath: file("ROI.png")) ? try labelPlane(file("ROI.png")) : nil
 
-        let source: FFmpegFrameSource
+        let source: MediaContainerSource
         do {
-            source = try FFmpegFrameSource(path: file("input.mp4"))
+            source = try MediaContainerSource(path: file("input.mp4"), options: MediaReaderOptions(readsAudio: false, analysisFPS: nil))
         } catch {
-            throw SequenceError(path: error.path, reason: error.reason)
+            throw SequenceError(path: file("input.mp4"), reason: error.reason)
         }
         let detector = MotionDetector(configuration: MotionConfiguration())
         var mask: [UInt8] = []

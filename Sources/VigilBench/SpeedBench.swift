@@ -3,11 +3,15 @@ import VigilAnalysis
 import VigilAudioIO
 import VigilCore
 import VigilDetectors
+import VigilMedia
 import VigilPipeline
 import VigilSynth
+import VigilVision
 
 /// `vigil bench speed`: how many times real time decoding, the shared STFT and each detector run,
-/// alone and together, on one core (thread CPU time) and on all cores, with peak memory.
+/// alone and together, on one core (thread CPU time) and on all cores, with peak memory. Camera
+/// recordings (containers) add two one-core rows for their video: decoding at the analysis frame
+/// rate, and decoding with the motion detector.
 package struct SpeedBench {
     /// A recording that failed while timing.
     package struct Failure: Error, CustomStringConvertible {
@@ -45,13 +49,29 @@ package struct SpeedBench {
         defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
         func line(_ text: String) { output(text + "\n") }
         var info: [String] = []
+        var audioPaths: [String] = []
+        var videoPaths: [String] = []
+        var media = 0.0
+        var videoMedia = 0.0
         for p in paths {
-            let r = try AudioFileReader(path: p, blockFrames: 1)
-            info.append(
-                "\(p): \(r.sampleRate) Hz, \(r.channelCount) ch, \(DecimalText.fixed(r.declaredDuration, places: 1)) s, \(r.formatDescription)"
-            )
+            switch try RecordingSource.open(path: p, limits: .default, media: MediaReaderOptions()) {
+            case .audioFile(let file):
+                let r = file.reader
+                info.append(
+                    "\(p): \(r.sampleRate) Hz, \(r.channelCount) ch, \(DecimalText.fixed(r.declaredDuration, places: 1)) s, \(r.formatDescription)"
+                )
+                audioPaths.append(p)
+                media += r.declaredDuration
+            case .container(let container):
+                let r = container.reader
+                var parts = [r.formatName, "\(DecimalText.fixed(r.duration ?? 0, places: 1)) s"]
+                if let v = r.video { parts.append("video \(v.codecName) \(v.width)x\(v.height)") }
+                if let a = r.audio { parts.append("audio \(a.codecName) \(a.sourceSampleRate) Hz, \(a.sourceChannels) ch") }
+                info.append("\(p): " + parts.joined(separator: ", "))
+                if r.audio != nil { (audioPaths, media) = (audioPaths + [p], media + (r.duration ?? 0)) }
+                if r.video != nil { (videoPaths, videoMedia) = (videoPaths + [p], videoMedia + (r.duration ?? 0)) }
+            }
         }
-        let media = try paths.reduce(0.0) { $0 + (try AudioFileReader(path: $1, blockFrames: 1).declaredDuration) }
         let available = DetectorRegistry.availableSoundTriggers
         var rows: [SpeedRow] = []
         // Each figure is the best of `runs`, timed on two clocks: CPU time (of this thread for the
@@ -72,6 +92,24 @@ package struct SpeedBench {
         }
         func oneCore(_ name: String, _ body: () throws -> Void) rethrows -> SpeedRow {
             try best(name: name, cores: 1, media: media, cpuClock: threadCPUSeconds, body)
+        }
+        // Video: decoding at the analysis frame rate, then with motion (the default configuration).
+        if !videoPaths.isEmpty {
+            for p in videoPaths { try Self.analyzeVideo(p, motion: true) }
+            let fps = DecimalText.fixed(MediaReaderOptions().analysisFPS ?? 0, places: 0)
+            rows.append(
+                try best(name: "video decode at \(fps) fps", cores: 1, media: videoMedia, cpuClock: threadCPUSeconds) {
+                    for p in videoPaths { try Self.analyzeVideo(p, motion: false) }
+                })
+            rows.append(
+                try best(name: "video decode + motion", cores: 1, media: videoMedia, cpuClock: threadCPUSeconds) {
+                    for p in videoPaths { try Self.analyzeVideo(p, motion: true) }
+                })
+        }
+        paths = audioPaths
+        guard !paths.isEmpty else {
+            report(rows: rows, info: info, media: videoMedia, output: output)
+            return
         }
         // Warm-up: creates the FFTW plans (once per size) and faults the files into the page cache.
         for p in paths { try Self.analyze(p, triggers: Set(available)) }
@@ -96,6 +134,12 @@ package struct SpeedBench {
                     if let e = errors.compactMap({ $0 }).first { throw Failure(description: e) }
                 })
         }
+        report(rows: rows, info: info, media: media, output: output)
+    }
+
+    /// Writes the table (or JSON) of `rows`.
+    private func report(rows: [SpeedRow], info: [String], media: Double, output: (String) -> Void) {
+        func line(_ text: String) { output(text + "\n") }
         let peak = peakResidentBytes
         if json {
             let value = JSONValue.object(
@@ -142,22 +186,40 @@ package struct SpeedBench {
         var perWallSecond: Double
     }
 
+    /// The audio of `path` (an audio file, or a container's audio stream).
+    static func openAudio(_ path: String) throws -> any AudioSource {
+        switch try RecordingSource.open(path: path, limits: .default, media: MediaReaderOptions(readsVideo: false)) {
+        case .audioFile(let file): file
+        case .container(let container): container
+        }
+    }
+
     static func decode(_ path: String) throws {
-        let reader = try AudioFileReader(path: path)
+        let source = try openAudio(path)
         var buffer = [Float](repeating: 0, count: 65_536)
-        while try buffer.withUnsafeMutableBufferPointer({ try reader.readMono(into: $0) }) > 0 {}
+        while try buffer.withUnsafeMutableBufferPointer({ try source.read(into: $0) }) > 0 {}
     }
 
     static func analyze(_ path: String, triggers: Set<EventTriggerType>) throws {
-        let reader = try AudioFileReader(path: path)
-        let analyzer = AudioStreamAnalyzer(sampleRate: Double(reader.sampleRate), triggers: triggers)
+        let source = try openAudio(path)
+        let analyzer = AudioStreamAnalyzer(sampleRate: source.sampleRate, triggers: triggers)
         var buffer = [Float](repeating: 0, count: 65_536)
         while true {
-            let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
+            let n = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
             if n == 0 { break }
             _ = buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) }
         }
         analyzer.finish()
+    }
+
+    /// Decodes the video of `path` at the default analysis frame rate, with the motion detector
+    /// on every frame when `motion` is set.
+    static func analyzeVideo(_ path: String, motion: Bool) throws {
+        let source = try MediaContainerSource(path: path, options: MediaReaderOptions(readsAudio: false))
+        let detector = motion ? MotionDetector(configuration: MotionConfiguration()) : nil
+        while let frame = try source.nextFrame() {
+            if let detector { _ = detector.process(frame.picture.luma, time: frame.time) }
+        }
     }
 }
 

@@ -8,8 +8,9 @@ import Synchronization
 /// - audio of the best audio stream as mono Float32 PCM, resampled by libswresample to
 ///   ``MediaReaderOptions/audioSampleRate`` (or kept at the stream's rate);
 /// - the luma plane of the best video stream's frames at the analysis times
-///   (``MediaReaderOptions/analysisFPS``), converted by libswscale only when the decoder's
-///   pixel format does not carry 8-bit luma as its first plane.
+///   (``MediaReaderOptions/analysisFPS``), in the full range 0...255 (limited-range video is
+///   expanded as libswscale's `gray` conversion does), converted by libswscale only when the
+///   decoder's pixel format does not carry 8-bit luma as its first plane.
 ///
 /// Reading is pull-based (``nextChunk()``): one packet is demuxed and decoded at a time, so memory
 /// stays bounded however long the input runs. Every failure is a ``MediaReadError`` naming the
@@ -526,10 +527,12 @@ public final class MediaContainerReader: MediaChunkSource {
         if Self.carriesLumaPlane(pixelFormat) {
             let stride = Int(frame.pointee.linesize.0)
             guard let plane = frame.pointee.data.0 else { return }
+            let expands = Self.isLimitedRange(frame, pixelFormat)
             luma.withUnsafeMutableBufferPointer { out in
                 for row in 0..<height {
                     (out.baseAddress! + row * width).update(from: plane + row * stride, count: width)
                 }
+                if expands { Self.expandLimitedRange(out) }
             }
         } else {
             scaler = sws_getCachedContext(
@@ -560,6 +563,27 @@ public final class MediaContainerReader: MediaChunkSource {
         }
         pending.append(.video(MediaLumaFrame(index: videoFramesHanded, time: frameTime, width: width, height: height, luma: luma)))
         videoFramesHanded += 1
+    }
+
+    /// Whether `frame` codes luma in the limited ("TV", 16...235) range: Y'CbCr frames unless
+    /// they say they use the full range (`AVCOL_RANGE_JPEG`, the `yuvj` formats); gray frames are full range.
+    static func isLimitedRange(_ frame: UnsafeMutablePointer<AVFrame>, _ format: AVPixelFormat) -> Bool {
+        guard let descriptor = av_pix_fmt_desc_get(format), descriptor.pointee.nb_components >= 3 else { return false }
+        if frame.pointee.color_range == AVCOL_RANGE_JPEG { return false }
+        let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? ""
+        return !name.hasPrefix("yuvj")
+    }
+
+    /// Limited-range luma (16...235) to the full range (0...255), rounded and clamped, exactly as
+    /// libswscale's conversion to `gray` does: the luma the motion detector sees is the same
+    /// whether a frame comes from here, from `ffmpeg -pix_fmt gray` as y4m, or from a PNG.
+    static let limitedToFullRange: [UInt8] = (0..<256).map { y in UInt8(max(0, min(255, (Double(y - 16) * 255 / 219).rounded()))) }
+
+    /// Applies ``limitedToFullRange`` to `luma` in place.
+    static func expandLimitedRange(_ luma: UnsafeMutableBufferPointer<UInt8>) {
+        limitedToFullRange.withUnsafeBufferPointer { table in
+            for i in luma.indices { luma[i] = table[Int(luma[i])] }
+        }
     }
 
     /// Whether frames of `format` hold 8-bit luma as their first plane, one byte per pixel

@@ -3,6 +3,7 @@ import VigilAnalysis
 import VigilCore
 import VigilFrameIO
 import VigilImaging
+import VigilMedia
 
 /// One analysis run: wires the sources through the analyzers and the event engine into the
 /// sinks. Audio recordings go through ``BatchAnalysis`` (several at once, results in input
@@ -54,6 +55,8 @@ public final class AnalysisRun: @unchecked Sendable {
         case pngSequence(directory: String, framesPerSecond: Double?)
         /// A YUV4MPEG2 file, or `-` for standard input.
         case y4m(path: String)
+        /// A container read through FFmpeg's libraries: its video, and its audio when `options` reads it.
+        case container(path: String, options: MediaReaderOptions)
     }
 
     /// Analyzes one video recording (`input`, with `audioPath` analysed alongside) as `recording`
@@ -72,6 +75,20 @@ public final class AnalysisRun: @unchecked Sendable {
             case .y4m(let path):
                 var source = try Y4MReader(source: try FileDescriptorReader(path: path), name: name, limits: ImageLimits(limits))
                 outcome = analyzer.analyze(source: &source, name: name, audioPath: audioPath, snapshotDirectory: snapshotDirectory)
+            case .container(let path, let options):
+                let source: MediaContainerSource
+                do {
+                    source = try MediaContainerSource(path: path, options: options)
+                } catch {
+                    throw FrameSourceError(.unreadable, source: name, reason: error.reason)
+                }
+                guard source.hasVideo else { throw FrameSourceError(.empty, source: name, reason: "no video stream") }
+                if audioPath == nil {
+                    outcome = analyzer.analyze(container: source, name: name, snapshotDirectory: snapshotDirectory)
+                } else {
+                    var frames = source
+                    outcome = analyzer.analyze(source: &frames, name: name, audioPath: audioPath, snapshotDirectory: snapshotDirectory)
+                }
             }
         } catch {
             outcome = VideoAnalyzer.Outcome(

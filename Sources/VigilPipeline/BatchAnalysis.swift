@@ -3,6 +3,8 @@ import VigilAnalysis
 import VigilCore
 import VigilDetectors
 import VigilDevice
+import VigilMedia
+import VigilVision
 
 /// Analyzes many recordings on several cores: results are handed over in input order (so output
 /// is identical whatever the number of jobs), and a recording whose outputs under `--out` are
@@ -23,6 +25,10 @@ public struct BatchAnalysis: Sendable {
     public var drawReport = true
     /// Identifies everything but the input file that affects results (version, device, options).
     public var runFingerprint: String
+    /// What to read from container files (``RecordingSource``).
+    public var media = MediaReaderOptions()
+    /// The motion configuration and zone overlay for containers with video; nil: audio only.
+    public var video: (motion: MotionConfiguration, overlay: ZoneOverlay)?
 
     /// Creates a batch analysis.
     public init(
@@ -67,7 +73,9 @@ public struct BatchAnalysis: Sendable {
     /// at a time). Nothing is written here: the sinks of an ``AnalysisRun`` write.
     public func run(_ recordings: [InputRecording], progress: ProgressBar, emit: @escaping @Sendable (FinishedRecording) -> Void) {
         if let outputDirectory { RecordingOutputWriter.removeStalePartials(under: outputDirectory) }
-        let analyzer = RecordingAnalyzer(plan: plan, limits: limits, drawReport: outputDirectory != nil && drawReport)
+        var configured = RecordingAnalyzer(plan: plan, limits: limits, drawReport: outputDirectory != nil && drawReport)
+        (configured.media, configured.video) = (media, video)
+        let analyzer = configured
         orderedParallelForEach(
             recordings, jobs: jobs,
             emit: { _, result in
@@ -91,7 +99,12 @@ public struct BatchAnalysis: Sendable {
         }
         if let outputDirectory { RecordingOutputWriter.removePreviousOutputs(for: recording, under: outputDirectory) }
         var reported = 0.0
-        let outcome = analyzer.analyze(recording) { seconds in
+        var snapshots: String?
+        if let outputDirectory, plan.policy.recordingMode == .images {
+            snapshots = (RecordingOutputWriter.directory(for: recording, under: outputDirectory) as NSString).appendingPathComponent(
+                "snapshots")
+        }
+        let outcome = analyzer.analyze(recording, snapshotDirectory: snapshots) { seconds in
             progress.add(mediaSeconds: seconds - reported, label: recording.displayName)
             reported = seconds
         }

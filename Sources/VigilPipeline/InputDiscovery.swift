@@ -25,7 +25,8 @@ public struct InputRecording: Sendable, Hashable {
 }
 
 /// Expands command-line inputs into recordings: files as given, directories searched
-/// recursively for audio files (by extension), in sorted order so runs are deterministic.
+/// recursively for audio files and containers (by extension: ``InputDiscovery/audioExtensions``,
+/// ``RecordingSource/containerExtensions``), in sorted order so runs are deterministic.
 public enum InputDiscovery {
     /// Extensions of audio files picked up inside directories (libsndfile's formats).
     public static let audioExtensions: Set<String> = [
@@ -65,7 +66,7 @@ public enum InputDiscovery {
             var found: [String] = []
             while let relative = walker.nextObject() as? String {
                 let ext = (relative as NSString).pathExtension.lowercased()
-                guard audioExtensions.contains(ext) else { continue }
+                guard audioExtensions.contains(ext) || RecordingSource.containerExtensions.contains(ext) else { continue }
                 let full = (base as NSString).appendingPathComponent(relative)
                 var dir: ObjCBool = false
                 if fm.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue { found.append(relative) }

@@ -3,13 +3,15 @@ import VigilAnalysis
 import VigilAudioIO
 import VigilCore
 import VigilDevice
+import VigilMedia
 import VigilVision
 
 /// `vigil analyze`'s work: the audio recordings of `inputs` as a batch, or one video recording
 /// (``VideoInput``), through an ``AnalysisRun`` into the sinks. The command parses its options
 /// into this, and maps the outcome and a ``OfflineAnalysisFailure`` to its exit status.
 public struct OfflineAnalysis {
-    /// One video recording: a PNG sequence or a y4m file (or `-`), with an optional audio file.
+    /// One video recording: a PNG sequence, a y4m file (or `-`) or a container file (`video` with
+    /// another extension than `.y4m`), with an optional audio file.
     public struct VideoInput: Sendable {
         /// A directory of PNG frames, or nil for a y4m input.
         public var frames: String?
@@ -23,8 +25,6 @@ public struct OfflineAnalysis {
         public var motionMasks: String?
         /// Where to write the per-frame, per-zone motion trace TSV.
         public var motionTrace: String?
-        /// The blob-to-zone rule.
-        public var anchor: BlobAnchor = .anyPixel
 
         /// A video input; give `frames` or `video`.
         public init(frames: String?, video: String?) {
@@ -41,8 +41,13 @@ public struct OfflineAnalysis {
         case someInputsFailed
     }
 
-    /// Audio files or directories (empty with a video input).
+    /// Recording files (audio or containers) or directories (empty with a video input).
     public var inputs: [String] = []
+    /// What to read from container files: audio, video (`--no-audio`, `--no-video`), the
+    /// analysis frame rate (`--analysis-fps`).
+    public var media = MediaReaderOptions()
+    /// The blob-to-zone rule for motion.
+    public var anchor: BlobAnchor = .anyPixel
     /// The video recording, if any.
     public var videoInput: VideoInput?
     /// `--out`: the per-recording output folder.
@@ -70,9 +75,13 @@ public struct OfflineAnalysis {
             if !inputs.isEmpty { return "--frames and --video analyze one recording; do not also give audio inputs (use --audio FILE)" }
             if input.framesPerSecond != nil && input.frames == nil { return "--fps goes with --frames" }
             if let fps = input.framesPerSecond, !(fps > 0 && fps.isFinite) { return "--fps must be a positive number" }
+            if !media.readsVideo { return "--no-video with --frames or --video leaves nothing to analyze" }
+            if !media.readsAudio && input.audio != nil { return "--no-audio with --audio: give one or the other" }
         } else if inputs.isEmpty {
             return "give at least one input file or directory, --frames DIR or --video FILE"
         }
+        if !media.readsAudio && !media.readsVideo { return "--no-audio with --no-video leaves nothing to analyze" }
+        if let fps = media.analysisFPS, !(fps.isFinite && fps > 0 && fps <= 1000) { return "--analysis-fps must be in (0, 1000]" }
         if jobs < 1 { return "--jobs must be at least 1" }
         if force && outputDirectory == nil { return "--force only applies with --out" }
         return nil
@@ -94,12 +103,17 @@ public struct OfflineAnalysis {
                 "warning: no audio files found in \(inputs.joined(separator: ", "))\(shard.map { " (shard \($0.index)/\($0.count))" } ?? "")"
             )
         }
-        let batch = BatchAnalysis(
+        var batch = BatchAnalysis(
             plan: plan, limits: limits, jobs: jobs, outputDirectory: outputDirectory, force: force, drawReport: drawReport,
-            runFingerprint: BatchAnalysis.runFingerprint(device: device, plan: plan, report: drawReport))
-        let totalSeconds =
-            showsProgress
-            ? recordings.reduce(0.0) { $0 + ((try? AudioFileReader(path: $1.path, blockFrames: 1))?.declaredDuration ?? 0) } : 0
+            runFingerprint: BatchAnalysis.runFingerprint(device: device, plan: plan, report: drawReport) + "\n" + mediaFingerprint)
+        batch.media = media
+        if media.readsVideo {
+            batch.video = (motionConfiguration(device: device, plan: plan), ZoneOverlay(device: device))
+            if outputDirectory == nil && plan.policy.recordingMode == .images && recordings.contains(where: Self.isContainer) {
+                messages("warning: images mode: give --out DIR to write the snapshots")
+            }
+        }
+        let totalSeconds = showsProgress ? recordings.reduce(0.0) { $0 + Self.declaredDuration(of: $1.path) } : 0
         let bar = ProgressBar(totalSeconds: totalSeconds, totalItems: recordings.count, enabled: showsProgress)
         run.analyze(recordings, with: batch, progress: bar)
         bar.finish()
@@ -118,8 +132,7 @@ public struct OfflineAnalysis {
         let path = input.frames ?? input.video ?? "-"
         let name = input.frames == nil && path == "-" ? "stdin" : path
         let recording = InputRecording(path: path, displayName: name)
-        var motion = MotionConfiguration(device: device, anchor: input.anchor)
-        motion.reportsPrivacyMotion = plan.explain
+        let motion = motionConfiguration(device: device, plan: plan)
         var diagnostics: MotionDiagnosticsWriter?
         do {
             diagnostics = try MotionDiagnosticsWriter(maskDirectory: input.motionMasks, tracePath: input.motionTrace)
@@ -146,12 +159,42 @@ public struct OfflineAnalysis {
         }
         let run = AnalysisRun(sinks: try makeSinks(), messages: messages)
         let fingerprint = BatchAnalysis.runFingerprint(device: device, plan: plan, report: drawReport) + "\nvideo"
+        var source = AnalysisRun.VideoInput.y4m(path: path)
+        if let frames = input.frames {
+            source = .pngSequence(directory: frames, framesPerSecond: input.framesPerSecond)
+        } else if path != "-" && (path as NSString).pathExtension.lowercased() != "y4m" {
+            var options = media
+            options.readsAudio = media.readsAudio && input.audio == nil
+            source = .container(path: path, options: options)
+        }
         run.analyzeVideo(
-            input.frames.map { .pngSequence(directory: $0, framesPerSecond: input.framesPerSecond) } ?? .y4m(path: path), as: recording,
+            source, as: recording,
             audioPath: input.audio, with: analyzer, snapshotDirectory: snapshotDirectory,
             fingerprint: String(InputShard.fnv1a(fingerprint), radix: 16), limits: limits)
         run.finish()
         return run.failures > 0 ? .someInputsFailed : .succeeded
+    }
+
+    /// The motion detector's configuration for `device`.
+    private func motionConfiguration(device: Device, plan: AnalysisPlan) -> MotionConfiguration {
+        var motion = MotionConfiguration(device: device, anchor: anchor)
+        motion.reportsPrivacyMotion = plan.explain
+        return motion
+    }
+
+    /// What the container settings add to the run's fingerprint.
+    private var mediaFingerprint: String {
+        "media=audio:\(media.readsAudio),video:\(media.readsVideo),fps:\(media.analysisFPS.map { "\($0)" } ?? "all")"
+    }
+
+    private static func isContainer(_ recording: InputRecording) -> Bool {
+        RecordingSource.containerExtensions.contains((recording.path as NSString).pathExtension.lowercased())
+    }
+
+    /// The duration a recording's header declares (0 when it cannot be read), for the progress bar.
+    private static func declaredDuration(of path: String) -> Double {
+        if let reader = try? AudioFileReader(path: path, blockFrames: 1) { return reader.declaredDuration }
+        return (try? MediaContainerReader(input: path))?.duration ?? 0
     }
 
     /// Checks that the output folder can take the results of `recordings` (every input, before

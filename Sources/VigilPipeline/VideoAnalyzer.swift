@@ -6,11 +6,12 @@ import VigilDevice
 import VigilEvents
 import VigilFrameIO
 import VigilImaging
+import VigilMedia
 import VigilReport
 import VigilVision
 
 /// Drives one video recording (a PNG sequence or a y4m stream, optionally with an audio file
-/// analysed alongside) through the motion detector, the sound detectors and one event-engine
+/// analysed alongside, or a container's video and audio read in one pass) through the motion detector, the sound detectors and one event-engine
 /// run. In images mode with an output directory, writes snapshots at peak motion.
 public struct VideoAnalyzer {
     /// What to run.
@@ -58,22 +59,50 @@ public struct VideoAnalyzer {
     /// Analyses `source` as recording `name`, with `audioPath` if given; snapshots go to
     /// `snapshotDirectory` (images mode only).
     public func analyze(source: inout some FrameSource, name: String, audioPath: String?, snapshotDirectory: String?) -> Outcome {
+        var audio: RecordingAnalyzer.DecodedAudio?
+        if let audioPath {
+            // Sound first (its detections are merged into the same engine run).
+            audio = RecordingAnalyzer(plan: plan, limits: limits, drawReport: drawReport).decode(
+                InputRecording(path: audioPath, displayName: name))
+        }
+        return run(source: &source, name: name, audio: audio, interleaved: nil, snapshotDirectory: snapshotDirectory)
+    }
+
+    /// Analyses a container's video and audio in one pass as recording `name`: the audio the
+    /// source meets between frames goes through the sound detectors as it is read.
+    public func analyze(container source: MediaContainerSource, name: String, snapshotDirectory: String?) -> Outcome {
+        guard source.hasAudio else {
+            var frames = source
+            return run(source: &frames, name: name, audio: nil, interleaved: nil, snapshotDirectory: snapshotDirectory)
+        }
+        let analyzer = AudioStreamAnalyzer(sampleRate: source.sampleRate, triggers: plan.detectorTriggers, settings: plan.settings)
+        let spectrogram = drawReport ? SpectrogramCollector(expectedDuration: source.reader.duration ?? 0) : nil
+        if let spectrogram { analyzer.frameObserver = { spectrogram.summary.add($0) } }
+        source.onAudio = { _ = analyzer.process($0) }
+        defer { source.onAudio = nil }
+        var frames = source
+        return run(
+            source: &frames, name: name, audio: nil, interleaved: (analyzer, spectrogram), snapshotDirectory: snapshotDirectory)
+    }
+
+    /// The frame loop. Sound comes decoded beforehand (`audio`), or from `interleaved`, an
+    /// analyzer the source feeds while frames are read (its detections are taken before each
+    /// frame, and the rest when the source ends).
+    private func run(
+        source: inout some FrameSource, name: String, audio decoded: RecordingAnalyzer.DecodedAudio?,
+        interleaved: (analyzer: AudioStreamAnalyzer, spectrogram: SpectrogramCollector?)?, snapshotDirectory: String?
+    ) -> Outcome {
         var records: [AnalysisRecord] = []
         var failed = false
-
-        // Sound first (its detections are merged into the same engine run).
         var audioDetections: [Detection] = []
         var audioEnd = 0.0
-        var audioReport: RecordingAnalyzer.DecodedAudio?
-        if let audioPath {
-            let audio = RecordingAnalyzer(plan: plan, limits: limits, drawReport: drawReport).decode(
-                InputRecording(path: audioPath, displayName: name))
-            audioDetections = audio.detections
-            audioEnd = audio.mediaSeconds
-            records += audio.warnings
-            if let failure = audio.failure { records.append(failure) }
-            failed = failed || audio.failure != nil
-            audioReport = audio
+        var audioReport = decoded
+        if let decoded {
+            audioDetections = decoded.detections
+            audioEnd = decoded.mediaSeconds
+            records += decoded.warnings
+            if let failure = decoded.failure { records.append(failure) }
+            failed = decoded.failure != nil
         }
         var lanes = overlay.items.filter { !$0.isPrivacy }.map { ZoneActivityTimeline.Lane(zoneID: $0.id, name: $0.name, color: $0.color) }
         lanes.append(ZoneActivityTimeline.Lane(zoneID: nil, name: "outside", color: RGBColor(red: 110, green: 110, blue: 110)))
@@ -137,6 +166,9 @@ public struct VideoAnalyzer {
                     }
                 }
                 if let collector {
+                    if let analyzer = interleaved?.analyzer, analyzer.detections.count > audioDetections.count {
+                        audioDetections += analyzer.detections[audioDetections.count...]
+                    }
                     var due: [Detection] = []
                     while audioCursor < audioDetections.count && audioDetections[audioCursor].detectedAt <= frame.time {
                         due.append(audioDetections[audioCursor])
@@ -149,6 +181,15 @@ public struct VideoAnalyzer {
         } catch {
             failed = true
             records.append(AnalysisRecord(file: name, content: .error(kind: error.kind.rawValue, message: error.description)))
+        }
+        if let (analyzer, spectrogram) = interleaved {
+            _ = analyzer.finish()
+            audioDetections += analyzer.detections[audioDetections.count...]
+            audioEnd = analyzer.mediaTime
+            records += RecordingAnalyzer.shortRecordingWarning(file: name, analyzer: analyzer)
+            audioReport = RecordingAnalyzer.DecodedAudio(
+                detections: [], mediaSeconds: audioEnd, sampleRate: Int(analyzer.configuration.sampleRate),
+                spectrogram: spectrogram?.summary)
         }
         if let diagnostics {
             do {

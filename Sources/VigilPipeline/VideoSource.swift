@@ -3,8 +3,8 @@ import VigilImaging
 
 /// Video for an analysis run: a ``FrameSource`` (frames in nondecreasing media time) that a
 /// live run can pace and rewind. Implementations: ``Y4MVideoSource`` (a y4m file or stdin),
-/// ``FFmpegFrameSource`` (any container ffmpeg decodes) and ``FrameListSource`` (frames in
-/// memory); a PNG sequence (``PNGSequenceReader``) is a plain ``FrameSource``.
+/// ``MediaContainerSource`` (containers, through FFmpeg's libraries) and ``FrameListSource``
+/// (frames in memory); a PNG sequence (``PNGSequenceReader``) is a plain ``FrameSource``.
 public protocol VideoSource: MediaSource, FrameSource {
     /// Starts again from the first frame (for `--loop`); returns `false` when the source cannot.
     func rewind() throws -> Bool

@@ -13,12 +13,14 @@ struct AnalyzeCommand: ParsableCommand {
         commandName: "analyze",
         abstract: "Analyze recordings and print the events the device would report.",
         discussion: """
-            Video: --frames DIR (PNG sequence) or --video FILE|- (YUV4MPEG2, e.g. from ffmpeg) is one recording, \
-            optionally with --audio FILE; motion is found in the device's activity zones (docs/video.md). In \
-            images mode, --out DIR also receives DIR/<recording>/snapshots/<index>.png.
-
             INPUT is an audio file (any format libsndfile reads: WAV, FLAC, OGG, AIFF, ...; 8 to 192 kHz; \
-            any channel count, mixed to mono) or a directory, searched recursively for audio files.
+            any channel count, mixed to mono), a camera recording (MP4, MKV, MOV, WebM, MPEG-TS, ... read by \
+            FFmpeg's libraries: its video and audio on one timeline, motion in the device's activity zones), or a \
+            directory, searched recursively for both. Video is decoded at --analysis-fps frames per second.
+
+            Video: --frames DIR (PNG sequence) or --video FILE|- (a container, or YUV4MPEG2) is one recording, \
+            optionally with --audio FILE (docs/video.md). In images mode, --out DIR also receives \
+            DIR/<recording>/snapshots/<index>.png.
 
             Output goes to stdout: JSON Lines (one object per line, schema in docs/output-schema.md), TSV \
             (file, onset, offset, label) or a table. The default is a table when stdout is a terminal and \
@@ -30,6 +32,7 @@ struct AnalyzeCommand: ParsableCommand {
 
             Examples:
               vigil analyze Samples/demo-scene.flac --device Samples/front-door.json --format table
+              vigil analyze porch.mp4 --device Samples/front-door.json --no-audio
               vigil analyze recordings/ --format jsonl > events.jsonl
               vigil analyze clip.wav --explain
             """)
@@ -38,8 +41,17 @@ struct AnalyzeCommand: ParsableCommand {
         case jsonl, tsv, table
     }
 
-    @Argument(help: "Audio files or directories.")
+    @Argument(help: "Audio files, camera recordings (MP4, MKV, ...) or directories.")
     var inputs: [String] = []
+
+    @Flag(help: "Do not analyze the video of camera recordings.")
+    var noVideo = false
+
+    @Flag(help: "Do not analyze the audio of camera recordings.")
+    var noAudio = false
+
+    @Option(help: "Video frames of camera recordings analyzed per second of media.")
+    var analysisFps: Double = 5
 
     @Option(help: "A directory of PNG frames to analyze as one video recording (see docs/video.md).")
     var frames: String?
@@ -47,7 +59,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Frame rate of --frames; without it, frame times come from the numbers in the file names.")
     var fps: Double?
 
-    @Option(help: "A YUV4MPEG2 (.y4m) video file to analyze, or - for stdin (ffmpeg -i x.mp4 -f yuv4mpegpipe -).")
+    @Option(help: "A video file to analyze: a container (MP4, MKV, ...), a YUV4MPEG2 (.y4m) file, or - for y4m on stdin.")
     var video: String?
 
     @Option(help: "An audio file analyzed alongside --frames or --video as the same recording.")
@@ -111,9 +123,12 @@ struct AnalyzeCommand: ParsableCommand {
         var analysis = OfflineAnalysis(messages: Self.stderr)
         (analysis.inputs, analysis.outputDirectory, analysis.drawReport, analysis.jobs) = (inputs, out, !noReport, jobs ?? availableCores)
         (analysis.force, analysis.shard, analysis.showsProgress) = (force, shard, !noProgress)
+        (analysis.media.readsAudio, analysis.media.readsVideo, analysis.media.analysisFPS, analysis.anchor) = (
+            !noAudio, !noVideo, analysisFps, anchor
+        )
         if frames != nil || video != nil {
             var input = OfflineAnalysis.VideoInput(frames: frames, video: video)
-            (input.framesPerSecond, input.audio, input.anchor) = (fps, audio, anchor)
+            (input.framesPerSecond, input.audio) = (fps, audio)
             (input.motionMasks, input.motionTrace) = (motionMasks, motionTrace)
             analysis.videoInput = input
         }

@@ -23,16 +23,10 @@ extension BenchCommand {
             discussion: """
                 LABELS.tsv holds the references, `filename<TAB>onset<TAB>offset<TAB>label` (DCASE style; file \
                 names relative to AUDIO_DIR). Every audio file under AUDIO_DIR is evaluated; files without a \
-                reference are negative material.
-
-                Reports per label and overall: event-based precision, recall, F1 and error rate with the chosen \
-                onset collar (default 0.5 s, offsets ignored: the DCASE 2017 setting) and with sed_eval's default \
-                setting (0.2 s collar, offsets within max(0.2 s, 50 %)); segment-based F1; false alarms per hour \
-                on files without that label; and the detection latency distribution (reference onset to \
-                detectedAt). Scores agree with the Python package sed_eval (docs/scoring.md). When a \
-                PROVENANCE.tsv lies beside LABELS.tsv (or --provenance names one), voices in children-playing, \
-                room-ambience and street-music material are not counted against personTalking; \
-                --count-voice-background turns that off.
+                reference are negative material. Reports per label: event-based precision, recall, F1 and error \
+                rate (onset collar, default 0.5 s; and sed_eval's default setting), segment-based F1, false alarms \
+                per hour and detection latency, as sed_eval computes them (docs/scoring.md). A PROVENANCE.tsv \
+                beside LABELS.tsv marks voice-background material, not counted against personTalking.
 
                 Examples:
                   vigil bench accuracy --labels ../shared/data/dev/labels.tsv ../shared/data/dev/audio
@@ -124,13 +118,10 @@ extension BenchCommand {
         static let configuration = CommandConfiguration(
             abstract: "Measure how many times real time the detectors run, per detector and together.",
             discussion: """
-                Times decoding plus the shared STFT plus each detector alone, then all detectors together, on \
-                one core and on all cores (several recordings at once), and reports peak memory. Every row gives \
-                both figures: media seconds per CPU second (this thread's CPU time on one core, so that other \
-                load on the machine does not distort it; the whole process's on all cores) and per wall second \
-                (the throughput a user waits for). Without FILES, \
-                a 10-minute 44.1 kHz mono scene (noise, tones, alarms) is synthesized into a temporary WAV. \
-                Each figure is the best of --repeat runs.
+                Times decoding, the shared STFT and each detector alone and together, on one core (thread CPU \
+                time) and on all cores, per CPU second and per wall second, best of --repeat runs, and peak memory. \
+                Camera recordings add their video: decoding at 5 fps, and with motion. Without FILES, a 10-minute \
+                44.1 kHz mono scene is synthesized into a temporary WAV (BENCHMARKS.md).
                 """)
 
         @Argument(help: "Recordings to time (default: a synthesized 10-minute 44.1 kHz mono scene).")
@@ -162,11 +153,9 @@ extension BenchCommand {
         static let configuration = CommandConfiguration(
             abstract: "Time the hot kernels and print JSON.",
             discussion: """
-                STFT frames per second (1024-point, hop 512, Hann, FFTW single precision), point-in-polygon \
-                points per second against a 12-vertex zone (SIMD kernel), and motion plus zone attribution \
-                frames per second at 640x360, 1280x720 and 1920x1080 (four zones, a privacy zone and the \
-                outside region), each on one core (thread CPU time), best of --repeat runs of at least --seconds each. The \
-                workloads are the same as those of the package-benchmark suites in Benchmarks/.
+                STFT frames per second, point-in-polygon points per second and motion plus zone attribution \
+                frames per second at 640x360, 1280x720 and 1920x1080, each on one core, best of --repeat runs of at \
+                least --seconds each: the workloads of the package-benchmark suites in Benchmarks/ (BENCHMARKS.md).
                 """)
 
         @Option(name: .customLong("repeat"), help: "Runs per kernel; the best is reported.")

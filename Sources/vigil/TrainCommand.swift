@@ -19,18 +19,8 @@ struct TrainCommand: ParsableCommand {
             Writes the model to --out and its model card (NAME.md) beside it; with --embed, also regenerates \
             the Swift source that compiles the models in the --out directory into the binary.
 
-            --negatives adds recordings with no event of any label (music, household noise...) to the training part \
-            only; the shipped dogBark model trains with the music rendered by `make training-music`. --positives adds \
-            labeled recordings (a directory with its own labels.tsv) to the training part only; the shipped \
-            personTalking model trains with the words made by `make training-words`.
-
-            Example (the shipped models):
-              make training-music
-              vigil train --labels ../shared/data/dev/labels.tsv ../shared/data/dev/audio --out Models/dogBark.json \\
-                --negatives .build/training-music --embed Sources/VigilDetectors/EmbeddedModels.swift
-              make training-words
-              vigil train --labels ../shared/data/dev/labels.tsv ../shared/data/dev/audio --out Models/personTalking.json \\
-                --positives .build/training-words --embed Sources/VigilDetectors/EmbeddedModels.swift
+            --negatives and --positives add recordings to the training part only; --clips adds clip-labelled \
+            recordings. The commands that train the shipped models are in docs/sound-models.md.
             """)
 
     @Option(help: "Event annotations (TSV).")
@@ -56,21 +46,10 @@ struct TrainCommand: ParsableCommand {
 
     @Option(
         name: .customLong("negatives"),
-        help: ArgumentHelp(
-            "A directory (searched recursively) or file of extra negative recordings: audio with no event of any label, used "
-                + "for training only, never for validation. Repeatable.",
-            discussion: "The shipped dogBark model trains with rendered music: make training-music, then --negatives .build/training-music."
-        ))
+        help: "Extra negative recordings (a file, or a directory searched recursively), for training only. Repeatable.")
     var negatives: [String] = []
 
-    @Option(
-        name: .customLong("positives"),
-        help: ArgumentHelp(
-            "A directory of extra labeled recordings: its audio files (searched recursively) and their events in DIR/labels.tsv "
-                + "(file names relative to DIR), used for training only, never for validation.",
-            discussion:
-                "The shipped personTalking model trains with other speakers' words: make training-words, then --positives .build/training-words."
-        ))
+    @Option(help: "A directory of extra labeled recordings (its audio and DIR/labels.tsv), for training only.")
     var positives: String?
 
     @Option(
@@ -91,28 +70,17 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Folds of --cross-validate (K) and of --decision-choice out-of-fold.")
     var folds: Int = 5
 
-    @Option(
-        help: ArgumentHelp(
-            "Augmented copies of every recording of the label in the training part (default: the label's recipe): each in a room "
-                + "(half of them, RT60 0.2-0.8 s), mixed into a background of the same training part at +6, 0, -6 or -12 dB, "
-                + "recorded at 8 or 16 kHz as a camera would (two thirds of them: resampled to that rate), at -12..+6 dB gain.",
-            valueName: "N"))
+    @Option(help: ArgumentHelp("Augmented copies (room, background, camera rate, gain) per recording of the label.", valueName: "N"))
     var augment: Int?
 
     @Option(
-        help: ArgumentHelp(
-            "With --cross-validate: score every fold on its recordings resampled to RATE Hz (those above it), as a camera "
-                + "recording at that rate would hold them. Training is unchanged.",
-            valueName: "RATE"))
+        help: ArgumentHelp("With --cross-validate: score every fold resampled to RATE Hz, as such a camera records.", valueName: "RATE"))
     var resample: Int?
 
     @Option(
         name: .customLong("decision-choice"),
         help: ArgumentHelp(
-            "Where the decision (threshold, smoothing, sensitivity step) is chosen: 'part' (one held-out part: the validation "
-                + "part, in cross-validation the first inner fold) or 'out-of-fold' (trees trained on the other folds score each "
-                + "fold, the model's trees are trained on everything; the folds are those of --cross-validate). Default: the label's recipe.",
-            valueName: "part|out-of-fold"))
+            "Choose the decision on one held-out part or out of fold (default: the label's recipe).", valueName: "part|out-of-fold"))
     var decisionChoice: String?
 
     @Option(help: "Also regenerate this Swift file embedding every model in the --out directory.")

@@ -43,6 +43,23 @@ struct HostileCLITests {
         #expect(result.stderr.contains("--max-channels"))
     }
 
+    @Test("vigil analyze reports each broken camera recording by name and reason, and analyzes the good one after them (exit 1)")
+    func analyzeBrokenContainers() throws {
+        let broken = [
+            "media-ebml-garbage.mkv", "media-empty.mp4", "media-garbage.bin", "media-mdat-only.mp4", "media-moov-cut.mp4", "media-text.mp4",
+            "media-truncated-faststart.mp4", "media-truncated-tail-index.mp4", "media-ts-null-packets.ts", "media-undecodable-codec.mkv",
+        ]
+        let result = try VigilProcess.run(
+            ["analyze", "--format", "jsonl", "--no-progress"] + broken.map(VigilProcess.corpus) + ["Samples/demo-scene.flac"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        for name in broken {
+            #expect(lines.contains { $0.contains("\"type\":\"error\"") && $0.contains(name) }, "no error record for \(name)")
+        }
+        #expect(result.stderr.contains("media-undecodable-codec.mkv") && result.stderr.contains("no decoder"), "\(result.stderr)")
+        #expect(lines.contains { $0.contains("\"type\":\"event\"") && $0.contains("demo-scene.flac") })
+    }
+
     @Test("vigil analyze --max-channels and --max-audio-duration apply to recordings")
     func analyzeLimits() throws {
         let wide = VigilProcess.corpus("audio-4-channels-limit-2.wav")

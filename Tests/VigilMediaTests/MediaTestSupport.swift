@@ -12,8 +12,6 @@ func commandAvailable(_ command: String) -> Bool { TestProcesses.available(comma
 let ffmpegAvailable = commandAvailable("ffmpeg")
 let rtspServerAvailable = TestProcesses.rtspCameraAvailable
 
-typealias CommandFailed = TestProcesses.Failure
-
 /// Runs `arguments` (the first is looked up on PATH) and waits; throws with stderr when it fails.
 func run(_ arguments: [String]) throws { try TestProcesses.run(arguments) }
 
@@ -64,7 +62,8 @@ final class GeneratedMedia: @unchecked Sendable {
     static let shared = Result { try GeneratedMedia() }
 
     let directory: URL
-    /// The frames as 4:2:0 y4m (the luma reference).
+    /// The frames as gray y4m: the luma reference, in the full range as libswscale converts to
+    /// gray and as the reader hands luma over.
     let y4m: URL
     /// The scene's first 3 s as 16 kHz FLAC (the audio reference).
     let flac: URL
@@ -86,7 +85,7 @@ final class GeneratedMedia: @unchecked Sendable {
         let video = ["-framerate", "10", "-i", frames]
         let audio = ["-i", scene, "-t", "3"]
         y4m = file("frames.y4m")
-        try run(quiet + video + ["-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", y4m.path])
+        try run(quiet + video + ["-pix_fmt", "gray", "-f", "yuv4mpegpipe", y4m.path])
         flac = file("scene.flac")
         try run(quiet + audio + ["-c:a", "flac", flac.path])
         h264AAC = file("h264-aac.mp4")

@@ -4,6 +4,7 @@ import VigilAudioIO
 import VigilCore
 import VigilFrameIO
 import VigilImaging
+import VigilMedia
 import VigilSynth
 
 @testable import VigilPipeline
@@ -139,32 +140,23 @@ import VigilSynth
         #expect(error?.description.contains(bad.path) == true)
     }
 
-    @Test(.enabled(if: FFmpegFrameSource.executable != nil, "needs the ffmpeg command"))
-    func ffmpegSourceDecodesTheSameFramesAsTheY4MReader() throws {
-        let dir = try PipelineFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let clip = dir.appendingPathComponent("porch.y4m")
-        try PipelineFixtures.movingSquareY4M(seconds: 2).write(to: clip)
-        let decoded = try FFmpegFrameSource(path: clip.path)
-        let direct = try Y4MVideoSource(path: clip.path)
-        var count = 0
-        while let frame = try decoded.nextFrame() {
-            let reference = try #require(try direct.nextFrame())
-            #expect(frame.picture.luma.pixels == reference.picture.luma.pixels)
-            count += 1
+    @Test("container audio is placed on a continuous timeline: silence fills gaps, overlaps are dropped, jitter is kept")
+    func audioTimeline() {
+        var timeline = AudioTimeline()
+        var out: [Float] = []
+        func place(_ time: Double, _ samples: [Float]) {
+            timeline.place(MediaAudioChunk(time: time, sampleRate: 1000, samples: samples)) { out += $0 }
         }
-        #expect(count == 20 && !decoded.rewind())
-    }
-
-    @Test func ffmpegSourceReportsADecoderFailure() throws {
-        guard FFmpegFrameSource.executable != nil else { return }
-        let dir = try PipelineFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let bad = dir.appendingPathComponent("broken.mp4")
-        try Data("not a container".utf8).write(to: bad)
-        let source = try FFmpegFrameSource(path: bad.path)
-        let error = #expect(throws: FrameSourceError.self) { try source.nextFrame() }
-        #expect(error?.description.contains(bad.path) == true)
+        place(0.003, [1, 1])  // starts after 0: three samples of silence first
+        #expect(out == [0, 0, 0, 1, 1])
+        place(0.005, [2, 2])  // exactly next
+        place(0.005, [3, 3, 3])  // overlaps two samples already handed over: those are dropped
+        #expect(out == [0, 0, 0, 1, 1, 2, 2, 3])
+        place(0.0085, [4])  // half a sample late: within the 1-sample tolerance, no gap
+        place(0.013, [5])  // a gap of four samples
+        #expect(out == [0, 0, 0, 1, 1, 2, 2, 3, 4, 0, 0, 0, 0, 5])
+        place(0.001, [6, 6])  // entirely in the past: nothing
+        #expect(out.count == 14 && timeline.samplesHanded == 14)
     }
 }
 

@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 
 /// Processes and loopback ports for the tests that start real servers (an RTSP camera, a broker).
 public enum TestProcesses {
-    /// A command that failed or a server that did not come up.
+    /// A server or a camera that did not come up.
     public struct Failure: Error, CustomStringConvertible {
         /// What failed.
         public var description: String
@@ -13,30 +13,14 @@ public enum TestProcesses {
     }
 
     /// Whether `command` is on PATH.
-    public static func available(_ command: String) -> Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/\(command)")
-        }
-    }
+    public static func available(_ command: String) -> Bool { ExternalCommand.isAvailable(command) }
 
     /// Whether ffmpeg and Debian's rtsp-server-perl are installed (an RTSP camera can be served).
     public static var rtspCameraAvailable: Bool { available("ffmpeg") && available("rtsp-server-perl") }
 
-    /// Runs `arguments` (the first is looked up on PATH) and waits; throws with stderr when it fails.
-    public static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            throw Failure(description: "\(arguments.joined(separator: " ")): \(String(decoding: text, as: UTF8.self).suffix(2000))")
-        }
-    }
+    /// Runs `arguments` (the first is looked up on PATH) and waits.
+    /// - Throws: ``ExternalCommand/Failed`` with its standard error when it fails.
+    public static func run(_ arguments: [String]) throws { try ExternalCommand.run(arguments) }
 
     /// Starts `arguments` (the first looked up on PATH) in the background, stdout and stderr to `log`.
     public static func start(_ arguments: [String], log: URL) throws -> Process {
@@ -195,7 +179,7 @@ public final class RTSPTestCamera: Sendable {
                         ],
                     log: log)
                 processes.publisher = publisher
-                Thread.sleep(forTimeInterval: 1)
+                Thread.sleep(forTimeInterval: Double(min(attempt, 3)))
                 if publisher.isRunning { return }
                 lastLog = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                 TestProcesses.kill(relay)
