@@ -43,7 +43,7 @@ struct LiveCommand: ParsableCommand {
             For example (docs/live.md has the full walk-through with every endpoint):
               vigil live Samples/demo-scene.flac --loop --device Samples/front-door.json &
               curl -N localhost:8787/events
-              ffmpeg -i clip.mp4 -f yuv4mpegpipe - | vigil live - --device Samples/front-door.json
+              vigil live rtsp://camera.local/stream --device Samples/front-door.json
 
             The run ends at the end of SOURCE (without --loop; use --linger to keep serving) or on \
             Ctrl-C; both finish the stream with an "end" record. Exit status: 0, 1 when the source \
