@@ -143,7 +143,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilControl", "VigilCore", "VigilDevice", "VigilEvents", "VigilAnalysis", "VigilDetectors", "VigilDSP", "VigilInference",
-                "VigilVision", "VigilFrameIO", "VigilPipeline", "VigilMQTT",
+                "VigilVision", "VigilFrameIO", "VigilPipeline", "VigilMQTT", "VigilMedia",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -199,7 +199,10 @@ let package = Package(
         // the development data (../shared/data) and the learned detectors run over samples.
         .target(
             name: "VigilTestSupport",
-            dependencies: ["VigilAudioIO", "VigilCore", "VigilDSP", "VigilDetectors", "VigilScoring", "VigilTraining"],
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilAudioIO", "VigilCore", "VigilDSP", "VigilDetectors",
+                "VigilScoring", "VigilTraining",
+            ],
             path: "Tests/VigilTestSupport"),
 
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
@@ -229,15 +232,15 @@ let package = Package(
         .testTarget(
             name: "VigilMediaTests",
             dependencies: [
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilMedia", "VigilFrameIO", "VigilImaging", "VigilAudioIO",
+                "VigilMedia", "VigilFrameIO", "VigilImaging", "VigilAudioIO", "VigilTestSupport",
             ]),
-        .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilCore", "VigilDevice"]),
+        .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilCore", "VigilDevice", "VigilTestSupport"]),
         .testTarget(
             name: "VigilLiveTests",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VigilLive", "VigilControl", "VigilDevice", "VigilSynth", "VigilFrameIO", "VigilImaging", "VigilCore",
-                "VigilDetectors", "VigilServerTesting", "VigilPipeline", "VigilMQTT",
+                "VigilDetectors", "VigilServerTesting", "VigilPipeline", "VigilMQTT", "VigilTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(

@@ -117,3 +117,12 @@ if shutil.which("ffmpeg"):
     ffmpeg("pcm.wav", *tone(8000), "-t", "0.1", "-c:a", "pcm_s16le")
     ffmpeg("mjpeg.mkv", *video, "-t", "0.2", "-c:v", "mjpeg", "-pix_fmt", "yuvj420p", "-q:v", "20")
     ffmpeg("rgb.nut", *video, "-t", "0.4", "-c:v", "rawvideo", "-pix_fmt", "rgb24")
+
+# What a camera's RTSP port answers: the SDP of its DESCRIBE reply (the reader of bytes in memory
+# must not open the RTP ports it names) and the reply itself (headers before the SDP).
+camera_sdp = (b"v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=cam\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n"
+              b"m=video 5004 RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\na=control:trackID=0\r\n"
+              b"m=audio 5006 RTP/AVP 97\r\na=rtpmap:97 MPEG4-GENERIC/16000/1\r\na=control:trackID=1\r\n")
+out("FuzzMediaContainer", "camera-describe.sdp", camera_sdp)
+out("FuzzMediaContainer", "rtsp-describe-reply.txt",
+    b"RTSP/1.0 200 OK\r\nCSeq: 2\r\nContent-Type: application/sdp\r\nContent-Length: %d\r\n\r\n" % len(camera_sdp) + camera_sdp)

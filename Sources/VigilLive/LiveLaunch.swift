@@ -1,15 +1,18 @@
 import Foundation
 import VigilControl
 import VigilCore
+import VigilDetectors
 import VigilInference
 import VigilMQTT
+import VigilMedia
 import VigilPipeline
 
 /// What `vigil live` is asked to run: the source, the device, pacing and the HTTP server's
 /// settings. ``problem(limits:)`` checks it and ``makeService(limits:models:warn:)`` wires the
 /// source, the session, the runner and the server into one ``LiveService``.
 public struct LiveLaunch: Sendable {
-    /// Audio file, y4m file, scenario JSON, or `-` for stdin.
+    /// Audio file, y4m file, container file (``LiveContainerSource/containerExtensions``), stream
+    /// URL, scenario JSON, or `-` for stdin.
     public var source: String
     /// Device file; nil for the built-in default device.
     public var devicePath: String?
@@ -51,6 +54,22 @@ public struct LiveLaunch: Sendable {
     public var measureLatency = false
     /// Publish the records to an MQTT broker for Home Assistant (`--mqtt`, docs/mqtt.md).
     public var mqtt: MQTTOutputSettings?
+    /// Video frames analyzed per second of media (container files and streams).
+    public var analysisFPS = 5.0
+    /// Analyze the audio of a container file or stream (`--no-audio` clears it).
+    public var readsAudio = true
+    /// Analyze the video of a container file or stream (`--no-video` clears it).
+    public var readsVideo = true
+    /// Reconnect attempts after a failure that may fail in a row before a stream is given up (the
+    /// run then ends with status 1; 0: never reconnect); `nil` retries for ever.
+    public var reconnectAttempts: Int?
+    /// The longest wait between connection attempts, in seconds (the backoff starts at 0.5 s and doubles).
+    public var reconnectMaxDelay = 30.0
+
+    /// The reconnect policy these settings give.
+    public var reconnectPolicy: ReconnectPolicy {
+        ReconnectPolicy(initialDelay: min(0.5, reconnectMaxDelay), maximumDelay: reconnectMaxDelay, maximumAttempts: reconnectAttempts)
+    }
 
     /// A launch of `source` with the default settings.
     public init(source: String) { self.source = source }
@@ -81,6 +100,25 @@ public struct LiveLaunch: Sendable {
             return "--rate applies to raw PCM on stdin (SOURCE -)"
         }
         if measureLatency && (source == "-" || speed == 0) { return "--measure-latency needs a paced file or scenario source" }
+        return mediaProblem
+    }
+
+    /// The first problem with the container and stream options.
+    private var mediaProblem: String? {
+        guard readsAudio || readsVideo else { return "--no-audio and --no-video leave nothing to analyze" }
+        guard analysisFPS > 0 && analysisFPS <= 60 else { return "--analysis-fps must be in (0, 60]" }
+        guard reconnectMaxDelay > 0 && reconnectMaxDelay <= 3600 else { return "--reconnect-max-delay must be in (0, 3600] seconds" }
+        if let reconnectAttempts, reconnectAttempts < 0 { return "--reconnect-attempts must be 0 or more" }
+        guard LiveContainerSource.reads(source) else {
+            if !readsAudio || !readsVideo || analysisFPS != 5 {
+                return "--no-audio, --no-video and --analysis-fps apply to a container file (\(source) is not one) or a stream URL"
+            }
+            return nil
+        }
+        if MediaInputName.isNetworkURL(source) {
+            if loop { return "--loop does not apply to a stream URL" }
+            if measureLatency { return "--measure-latency needs a paced file or scenario source" }
+        }
         return nil
     }
 
@@ -109,7 +147,13 @@ public struct LiveLaunch: Sendable {
         settings.models = models
         let mediaSource: any MediaSource
         do {
-            mediaSource = try MediaSourceOpener.open(source, rawPCMRate: rawPCMRate, channels: channels, limits: limits)
+            if LiveContainerSource.reads(source) {
+                mediaSource = try LiveContainerSource(
+                    input: source, readsAudio: readsAudio, readsVideo: readsVideo, analysisFPS: analysisFPS, policy: reconnectPolicy,
+                    log: { FileHandle.standardError.write(Data("vigil live: \($0)\n".utf8)) })
+            } else {
+                mediaSource = try MediaSourceOpener.open(source, rawPCMRate: rawPCMRate, channels: channels, limits: limits)
+            }
         } catch let failure as ScenarioLoadFailure {
             throw LiveLaunchFailure(failure.description)
         } catch {
@@ -125,8 +169,14 @@ public struct LiveLaunch: Sendable {
                 throw LiveLaunchFailure("--mqtt \(error)")
             }
         }
+        let container = mediaSource as? LiveContainerSource
+        if let monitor = container?.monitor { metrics.attach(stream: monitor) }
         let session =
-            (mediaSource as? any AudioSource).map {
+            container.map {
+                LiveSession(
+                    container: $0, device: controller, settings: settings, explain: explain, hub: hub, metrics: metrics, sinks: sinks)
+            }
+            ?? (mediaSource as? any AudioSource).map {
                 LiveSession(
                     sampleRate: $0.sampleRate, sourceName: $0.name, device: controller, settings: settings, explain: explain, hub: hub,
                     metrics: metrics, sinks: sinks)
@@ -140,6 +190,30 @@ public struct LiveLaunch: Sendable {
         return LiveService(
             server: LiveServer(session: session, configuration: configuration), runner: runner, host: host, measure: measureLatency,
             linger: linger, report: stdout)
+    }
+}
+
+extension LiveSession {
+    /// The session for what `container` delivers: audio and video, audio alone or video alone.
+    /// Parameters as for an audio session.
+    public convenience init(
+        container: LiveContainerSource, device: DeviceController, settings: DetectorSettings = DetectorSettings(), explain: Bool = false,
+        hub: EventHub, metrics: LiveMetrics, sinks: [any EventSink] = [], onRecord: (@Sendable (LiveRecord) -> Void)? = nil
+    ) {
+        switch (container.sampleRate, container.readsVideo) {
+        case (let rate?, true):
+            self.init(
+                sampleRate: rate, audioVideoSourceName: container.name, device: device, settings: settings, explain: explain, hub: hub,
+                metrics: metrics, sinks: sinks, onRecord: onRecord)
+        case (let rate?, false):
+            self.init(
+                sampleRate: rate, sourceName: container.name, device: device, settings: settings, explain: explain, hub: hub,
+                metrics: metrics, sinks: sinks, onRecord: onRecord)
+        case (nil, _):
+            self.init(
+                videoSourceName: container.name, device: device, explain: explain, hub: hub, metrics: metrics, sinks: sinks,
+                onRecord: onRecord)
+        }
     }
 }
 

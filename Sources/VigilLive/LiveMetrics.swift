@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import NIOConcurrencyHelpers
 import Prometheus
+import VigilMedia
 
 /// Counters and gauges of a live session, kept through swift-metrics in a swift-prometheus
 /// registry of the session's own and rendered by it as Prometheus text for `GET /metrics`.
@@ -24,6 +25,20 @@ public final class LiveMetrics: Sendable {
         var eventCounters: [String: CoreMetrics.Counter] = [:]
         var recordCounters: [String: CoreMetrics.Counter] = [:]
         var requestCounters: [Int: CoreMetrics.Counter] = [:]
+        /// The network stream read, if any, and its metrics (made when it is attached).
+        var stream: StreamMetrics?
+    }
+
+    /// The metrics of a network stream source: made by ``attach(stream:)``, refreshed from its
+    /// monitor whenever they are read.
+    private struct StreamMetrics {
+        let monitor: LiveStreamMonitor
+        let stateGauges: [LiveStreamStatus.State: CoreMetrics.Gauge]
+        let reconnectsCounter: CoreMetrics.Counter
+        let failuresGauge: CoreMetrics.Gauge
+        let lagGauge: CoreMetrics.Gauge
+        var countedReconnects = 0
+        var lag = 0.0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -89,6 +104,54 @@ public final class LiveMetrics: Sendable {
             mediaTimeGauge.record(mediaTime.isFinite ? mediaTime : 0)
             lagGauge.record(state.lag.isFinite ? state.lag : 0)
             maxLagGauge.record(state.maxLag.isFinite ? state.maxLag : 0)
+        }
+    }
+
+    /// Reports the connection of the network stream `monitor` watches: its state, reconnects and
+    /// consecutive failures (read from the monitor whenever the metrics are rendered) and the lag
+    /// behind it (``streamLagMeasured(_:)``). Call once, before serving.
+    public func attach(stream monitor: LiveStreamMonitor) {
+        let states: [LiveStreamStatus.State] = [.connecting, .connected, .reconnecting, .ended, .failed, .stopped]
+        let metrics = StreamMetrics(
+            monitor: monitor,
+            stateGauges: Dictionary(
+                uniqueKeysWithValues: states.map {
+                    ($0, Gauge(label: "vigil_live_stream_state", dimensions: [("state", $0.rawValue)], factory: factory))
+                }),
+            reconnectsCounter: Counter(label: "vigil_live_stream_reconnects_total", factory: factory),
+            failuresGauge: Gauge(label: "vigil_live_stream_consecutive_failures", factory: factory),
+            lagGauge: Gauge(label: "vigil_live_stream_lag_seconds", factory: factory))
+        metrics.lagGauge.record(0)
+        state.withLockedValue { $0.stream = metrics }
+        refreshStream()
+    }
+
+    /// Records how far the analysis is behind the live stream (seconds, ≥ 0).
+    public func streamLagMeasured(_ lag: Double) {
+        state.withLockedValue { state in
+            guard state.stream != nil else { return }
+            state.stream?.lag = lag.isFinite ? max(0, lag) : 0
+            state.stream?.lagGauge.record(state.stream?.lag ?? 0)
+        }
+    }
+
+    /// The network stream's status and the lag behind it, when a stream is attached.
+    public var stream: (status: LiveStreamStatus, lag: Double)? {
+        state.withLockedValue { state in state.stream.map { ($0.monitor.status, $0.lag) } }
+    }
+
+    /// Copies the stream monitor's status into the stream gauges and the reconnect counter.
+    private func refreshStream() {
+        state.withLockedValue { state in
+            guard var stream = state.stream else { return }
+            let status = stream.monitor.status
+            for (value, gauge) in stream.stateGauges { gauge.record(value == status.state ? 1 : 0) }
+            if status.reconnects > stream.countedReconnects {
+                stream.reconnectsCounter.increment(by: Int64(status.reconnects - stream.countedReconnects))
+                stream.countedReconnects = status.reconnects
+            }
+            stream.failuresGauge.record(Double(status.consecutiveFailures))
+            state.stream = stream
         }
     }
 
@@ -168,6 +231,7 @@ public final class LiveMetrics: Sendable {
 
     /// The Prometheus text exposition (version 0.0.4), rendered by swift-prometheus.
     public func prometheusText() -> String {
+        refreshStream()
         for refresh in refreshers.withLockedValue({ $0 }) { refresh(factory) }
         return registry.emitToString()
     }

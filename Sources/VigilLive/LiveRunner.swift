@@ -1,5 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
+import VigilCore
+import VigilFrameIO
 import VigilPipeline
 
 /// Drives a ``LiveSession`` from a ``AudioSource`` (blocks of samples) or a
@@ -50,10 +52,17 @@ public final class LiveRunner: @unchecked Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    /// Creates a runner. An audio source needs an audio session, a video source a video session.
+    /// Creates a runner. An audio source needs an audio session, a video source a video session, a
+    /// ``LiveContainerSource`` a session that analyzes what it delivers (audio, video or both).
     public init(session: LiveSession, source: any MediaSource, options: Options) {
-        precondition(
-            (source is any VideoSource) == session.isVideo, "a video source needs a video session, an audio source an audio session")
+        if let container = source as? LiveContainerSource {
+            precondition(
+                session.analyzesAudio == (container.sampleRate != nil) && session.analyzesVideo == container.readsVideo,
+                "a container source needs a session that analyzes its audio and video")
+        } else {
+            precondition(
+                (source is any VideoSource) == session.isVideo, "a video source needs a video session, an audio source an audio session")
+        }
         self.session = session
         self.source = source
         self.options = options
@@ -82,8 +91,12 @@ public final class LiveRunner: @unchecked Sendable {
         thread.start()
     }
 
-    /// Asks the run to stop after the current block; the session is then finished.
-    public func stop() { state.withLockedValue { $0.stopRequested = true } }
+    /// Asks the run to stop after the current block (a network stream's blocking read or
+    /// reconnect wait ends at once); the session is then finished.
+    public func stop() {
+        state.withLockedValue { $0.stopRequested = true }
+        (source as? LiveContainerSource)?.stop()
+    }
 
     /// Waits until the run has ended (the session is finished).
     public func wait() async {
@@ -98,7 +111,9 @@ public final class LiveRunner: @unchecked Sendable {
     }
 
     private func run() {
-        if let video = source as? any VideoSource {
+        if let container = source as? LiveContainerSource {
+            runContainer(container)
+        } else if let video = source as? any VideoSource {
             runVideo(video)
         } else if let audio = source as? any AudioSource {
             runAudio(audio)
@@ -152,6 +167,146 @@ public final class LiveRunner: @unchecked Sendable {
         } catch {
             state.withLockedValue { $0.failure = error }
         }
+    }
+
+    /// Media seconds a video frame waits at most for the audio of its time (a stream whose audio
+    /// stalls or lags must not hold back motion for ever).
+    public static let videoHoldLimit = 1.0
+
+    /// Reads a container file or a network stream chunk by chunk: audio in blocks of
+    /// `blockDuration`, video frames merged in media order (a frame waits until the audio has
+    /// reached its time, at most ``videoHoldLimit``), paced by media time (files) or processed as
+    /// they arrive (streams). A gap in the audio timeline (a reconnect, a jump in the stream's
+    /// timestamps) is filled with noise at the level of the quietest block of the last second
+    /// (comfort noise: digital silence would pull the sound detector's noise floor down and make
+    /// the background a sound), so the audio analysis stays on the stream's timeline; audio
+    /// overlapping what was already analyzed is dropped. `--loop` places the next pass of a
+    /// file after the end of the previous one.
+    private func runContainer(_ source: LiveContainerSource) {
+        let rate = source.sampleRate ?? 0
+        let blockSize = rate > 0 ? max(1, Int((options.blockDuration * rate).rounded())) : 1
+        var block = [Float]()
+        block.reserveCapacity(blockSize)
+        var analyzedSamples: Int64 = 0
+        var frames: [VideoFrame] = []
+        let start = LiveClock.now()
+        state.withLockedValue { $0.wallStart = start }
+        var nextHeartbeat = start + options.heartbeatInterval
+        var loopOffset = 0.0
+        var lastEnd = 0.0
+        // The gap filler's level: the quietest block of the last second of audio.
+        var generator = SplitMix64(seed: 0x5649_4749_4C)
+        var backgroundRMS: Float = 0
+        var quietestRMS = Float.infinity
+        var blocksInWindow = 0
+        let blocksPerWindow = max(1, Int((1 / options.blockDuration).rounded()))
+        func pace(_ media: Double) -> Double {
+            if source.pacedByArrival || options.speed <= 0 { return LiveClock.now() }
+            let due = start + media / options.speed
+            LiveClock.sleep(until: due)
+            return due
+        }
+        func processed(_ media: Double, due: Double) {
+            let done = LiveClock.now()
+            session.metrics.blockProcessed(mediaTime: media, lag: done - due)
+            if let lag = source.lagBehindStream(processedMediaTime: media) { session.metrics.streamLagMeasured(lag) }
+            if done >= nextHeartbeat {
+                session.hub.heartbeat()
+                nextHeartbeat = done + options.heartbeatInterval
+            }
+        }
+        func processFrames(upTo limit: Double) {
+            while let frame = frames.first, frame.time <= limit {
+                frames.removeFirst()
+                let due = pace(frame.time)
+                session.process(frame: frame)
+                processed(frame.time, due: due)
+            }
+        }
+        func processBlock() {
+            processFrames(upTo: Double(analyzedSamples) / rate)
+            analyzedSamples += Int64(block.count)
+            let end = Double(analyzedSamples) / rate
+            let due = pace(end)
+            block.withUnsafeBufferPointer { _ = session.process($0) }
+            quietestRMS = min(quietestRMS, Self.quietestBlockRMS(block, blockSize: block.count))
+            blocksInWindow += 1
+            if blocksInWindow == blocksPerWindow {
+                (backgroundRMS, quietestRMS, blocksInWindow) = (quietestRMS, .infinity, 0)
+            }
+            block.removeAll(keepingCapacity: true)
+            processed(end, due: due)
+        }
+        func append(_ samples: ArraySlice<Float>) {
+            var rest = samples
+            while !rest.isEmpty {
+                let take = min(blockSize - block.count, rest.count)
+                block.append(contentsOf: rest.prefix(take))
+                rest = rest.dropFirst(take)
+                if block.count == blockSize { processBlock() }
+            }
+        }
+        func appendComfortNoise(_ count: Int64) {
+            let level = backgroundRMS > 0 ? backgroundRMS : (quietestRMS.isFinite ? quietestRMS : 0)
+            var left = count
+            while left > 0 {
+                let take = min(Int64(blockSize - block.count), left)
+                for _ in 0..<take { block.append(Float(generator.nextGaussian()) * level) }
+                left -= take
+                if block.count == blockSize { processBlock() }
+            }
+        }
+        do {
+            reading: while !state.withLockedValue({ $0.stopRequested }) {
+                var next = try source.nextChunk()
+                if next == nil {
+                    guard options.loop, try source.rewind() else { break }
+                    loopOffset = max(lastEnd, rate > 0 ? Double(analyzedSamples + Int64(block.count)) / rate : 0)
+                    next = try source.nextChunk()
+                }
+                guard let chunk = next else { break }
+                switch chunk {
+                case .audio(let audio):
+                    guard rate > 0 else { continue }
+                    let time = audio.time + loopOffset
+                    if let limit = options.maxMediaTime, time >= limit { break reading }
+                    lastEnd = max(lastEnd, time + audio.duration)
+                    let expected = Int64((time * rate).rounded())
+                    let have = analyzedSamples + Int64(block.count)
+                    if expected > have {
+                        // Before any audio was analyzed, the noise takes the quietest 10 ms of this chunk's level.
+                        if backgroundRMS == 0 && !quietestRMS.isFinite {
+                            backgroundRMS = Self.quietestBlockRMS(audio.samples, blockSize: blockSize)
+                        }
+                        appendComfortNoise(expected - have)
+                    }
+                    append(audio.samples.dropFirst(Int(min(max(have - expected, 0), Int64(audio.samples.count)))))
+                case .video(let luma):
+                    guard source.readsVideo else { continue }
+                    var frame = luma.videoFrame
+                    frame.time += loopOffset
+                    if let limit = options.maxMediaTime, frame.time >= limit { break reading }
+                    lastEnd = max(lastEnd, frame.time + source.frameDuration)
+                    frames.append(frame)
+                }
+                // Frames the audio has reached (all of them without audio), and those too far ahead of it.
+                let audioTime = source.deliversAudio ? Double(analyzedSamples) / rate : Double.infinity
+                processFrames(upTo: max(audioTime, (frames.last?.time ?? 0) - Self.videoHoldLimit))
+            }
+            if !block.isEmpty { processBlock() }
+            processFrames(upTo: .infinity)
+        } catch {
+            state.withLockedValue { $0.failure = error }
+        }
+    }
+
+    /// The RMS of the quietest whole block of `samples` (of the whole, when shorter than a block).
+    static func quietestBlockRMS(_ samples: [Float], blockSize: Int) -> Float {
+        func rms(_ part: ArraySlice<Float>) -> Float {
+            part.isEmpty ? 0 : (part.reduce(0) { $0 + $1 * $1 } / Float(part.count)).squareRoot()
+        }
+        guard samples.count > blockSize else { return rms(samples[...]) }
+        return stride(from: 0, through: samples.count - blockSize, by: blockSize).map { rms(samples[$0..<($0 + blockSize)]) }.min() ?? 0
     }
 
     private func runAudio(_ source: any AudioSource) {

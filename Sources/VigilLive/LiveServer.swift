@@ -34,11 +34,20 @@ public struct LiveServer: Sendable {
         let configuration = self.configuration
         router.get("/health") { _, _ in
             let metrics = session.metrics
-            let body: JSONValue = [
+            var body: JSONValue = [
                 "status": .string(session.isFinished ? "finished" : "ok"), "source": .string(session.sourceName),
                 "mediaTime": .number((session.mediaTime * 1000).rounded() / 1000), "clients": .number(Double(metrics.connectedClients)),
                 "lagSeconds": .number((metrics.currentLag * 1000).rounded() / 1000), "authRequired": .bool(configuration.token != nil),
             ]
+            if let stream = metrics.stream, case .object(var object) = body {
+                object["stream"] = [
+                    "state": .string(stream.status.state.rawValue), "reconnects": .number(Double(stream.status.reconnects)),
+                    "consecutiveFailures": .number(Double(stream.status.consecutiveFailures)),
+                    "lastError": stream.status.lastError.map { .string($0.description) } ?? .null,
+                    "lagSeconds": .number((stream.lag * 1000).rounded() / 1000),
+                ]
+                body = .object(object)
+            }
             return Self.json(200, body)
         }
         router.get("/metrics") { _, _ in

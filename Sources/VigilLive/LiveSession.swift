@@ -16,7 +16,8 @@ import VigilVision
 /// ``EventHubSink`` publishing to an ``EventHub``). An audio session (created with a sample
 /// rate) runs an ``AudioStreamAnalyzer`` (the shared STFT and every sound detector this build
 /// has, the same as `vigil analyze`) on blocks of mono samples; a video session (``init(videoSourceName:device:explain:hub:metrics:sinks:onRecord:)``)
-/// runs the ``MotionDetector`` with the device's zones on frames. No wall clock and no I/O:
+/// runs the ``MotionDetector`` with the device's zones on frames; an audio-and-video session
+/// (a container file or a camera stream) runs both into one engine. No wall clock and no I/O:
 /// pacing and transport live around it. Thread-safe (one lock, held while the sinks receive); control changes queued on the
 /// ``DeviceController`` take effect at the start of the next block or frame.
 ///
@@ -61,7 +62,7 @@ public final class LiveSession: @unchecked Sendable {
     }
 
     private let state: NIOLockedValueBox<State>
-    /// The analysis (one of the two), used only with the lock held. They stay outside the mutex
+    /// The analysis (one of the two, or both), used only with the lock held. They stay outside the mutex
     /// because an analyzer takes the caller's sample buffer, which cannot enter the mutex's region.
     private let audio: AudioStreamAnalyzer?
     private let motion: MotionDetector?
@@ -73,58 +74,84 @@ public final class LiveSession: @unchecked Sendable {
     ///   - sinks: receive every record, in order, on the processing thread (e.g. JSON Lines on
     ///     stdout), before the hub; they must not block for long.
     ///   - onRecord: called with every record after the sinks (tests).
-    public init(
+    public convenience init(
         sampleRate: Double, sourceName: String, device: DeviceController, settings: DetectorSettings = DetectorSettings(),
         explain: Bool = false, hub: EventHub, metrics: LiveMetrics, sinks: [any EventSink] = [],
         onRecord: (@Sendable (LiveRecord) -> Void)? = nil
     ) {
-        self.sampleRate = sampleRate
-        self.sourceName = sourceName
-        self.device = device
-        self.explain = explain
-        self.hub = hub
-        self.metrics = metrics
-        self.sinks = Self.sinks(sinks, onRecord: onRecord, hub: hub)
-        let analyzer = AudioStreamAnalyzer(
-            sampleRate: sampleRate, triggers: Set(DetectorRegistry.availableSoundTriggers), settings: settings)
-        analyzer.reportsStarts = true
-        audio = analyzer
-        motion = nil
-        _ = device.takeChanges()
-        state = NIOLockedValueBox(State(engine: EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)))
+        self.init(
+            audioRate: sampleRate, video: false, sourceName: sourceName, device: device, settings: settings, explain: explain, hub: hub,
+            metrics: metrics, sinks: sinks, onRecord: onRecord)
     }
 
     /// Creates a session for a video stream: motion in the device's activity zones (privacy
     /// zones masked, whole-frame changes suppressed, as in `vigil analyze --video`).
     /// - Parameters: `sinks` and `onRecord` as for an audio session.
-    public init(
+    public convenience init(
         videoSourceName sourceName: String, device: DeviceController, explain: Bool = false, hub: EventHub, metrics: LiveMetrics,
         sinks: [any EventSink] = [], onRecord: (@Sendable (LiveRecord) -> Void)? = nil
     ) {
-        self.sampleRate = 0
+        self.init(
+            audioRate: nil, video: true, sourceName: sourceName, device: device, settings: DetectorSettings(), explain: explain, hub: hub,
+            metrics: metrics, sinks: sinks, onRecord: onRecord)
+    }
+
+    /// Creates a session for a stream with audio and video on one media timeline (a container file
+    /// or a camera stream): the ``AudioStreamAnalyzer`` on blocks of mono samples at `sampleRate` and
+    /// the ``MotionDetector`` on frames, feeding one event engine, so that sound and motion events
+    /// share one timeline, one ID sequence and one ebr clip tracker. Feed both in media order: a
+    /// frame once the audio has reached its time (``LiveRunner`` does). Parameters as for an audio
+    /// session.
+    public convenience init(
+        sampleRate: Double, audioVideoSourceName sourceName: String, device: DeviceController,
+        settings: DetectorSettings = DetectorSettings(),
+        explain: Bool = false, hub: EventHub, metrics: LiveMetrics, sinks: [any EventSink] = [],
+        onRecord: (@Sendable (LiveRecord) -> Void)? = nil
+    ) {
+        self.init(
+            audioRate: sampleRate, video: true, sourceName: sourceName, device: device, settings: settings, explain: explain, hub: hub,
+            metrics: metrics, sinks: sinks, onRecord: onRecord)
+    }
+
+    /// The session with an audio analyzer at `audioRate` (if given) and a motion detector (if `video`).
+    private init(
+        audioRate: Double?, video: Bool, sourceName: String, device: DeviceController, settings: DetectorSettings, explain: Bool,
+        hub: EventHub, metrics: LiveMetrics, sinks: [any EventSink], onRecord: (@Sendable (LiveRecord) -> Void)?
+    ) {
+        self.sampleRate = audioRate ?? 0
         self.sourceName = sourceName
         self.device = device
         self.explain = explain
         self.hub = hub
         self.metrics = metrics
         self.sinks = Self.sinks(sinks, onRecord: onRecord, hub: hub)
-        audio = nil
+        audio = audioRate.map { rate in
+            let analyzer = AudioStreamAnalyzer(sampleRate: rate, triggers: Set(DetectorRegistry.availableSoundTriggers), settings: settings)
+            analyzer.reportsStarts = true
+            return analyzer
+        }
         _ = device.takeChanges()
-        motion = MotionDetector(configuration: MotionConfiguration(device: device.current))
+        motion = video ? MotionDetector(configuration: MotionConfiguration(device: device.current)) : nil
         state = NIOLockedValueBox(State(engine: EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)))
     }
 
-    /// Whether this session analyzes video frames (else audio blocks).
-    public var isVideo: Bool { motion != nil }
+    /// Whether this session analyzes video frames only (a video session).
+    public var isVideo: Bool { motion != nil && audio == nil }
+
+    /// Whether this session analyzes audio blocks (an audio session, or one with audio and video).
+    public var analyzesAudio: Bool { audio != nil }
+
+    /// Whether this session analyzes video frames (a video session, or one with audio and video).
+    public var analyzesVideo: Bool { motion != nil }
 
     /// Media time consumed so far (seconds): the end of the last audio block, or the time of
-    /// the last video frame.
+    /// the last video frame (with both, the later of the two).
     public var mediaTime: Double { state.withLockedValue { currentTime($0) } }
 
     /// Media time consumed so far, from the guarded `state`.
     private func currentTime(_ state: State) -> Double {
-        if motion != nil { return state.frameTime ?? 0 }
-        return audio?.mediaTime ?? 0
+        guard let audio else { return state.frameTime ?? 0 }
+        return motion == nil ? audio.mediaTime : max(audio.mediaTime, state.frameTime ?? 0)
     }
 
     /// Whether ``finish()`` was called.
@@ -141,7 +168,7 @@ public final class LiveSession: @unchecked Sendable {
             applyDeviceChanges(&state, into: &out)
             audio.removeDetections()
             audio.process(samples)
-            let now = audio.mediaTime
+            let now = currentTime(state)
             var records: [EngineRecord] = []
             for detection in Self.sorted(audio.detections) { records += state.engine.ingest(detection) }
             records += state.engine.advance(to: now)
@@ -172,10 +199,12 @@ public final class LiveSession: @unchecked Sendable {
             let result = luma.pixels.withUnsafeBufferPointer {
                 motion.process(luma: $0, width: luma.width, height: luma.height, stride: luma.width, time: time)
             }
+            // With audio as well, records are stamped with the later of the audio and the frame time.
+            let now = currentTime(state)
             var records: [EngineRecord] = []
             for detection in result.detections { records += state.engine.ingest(detection) }
-            records += state.engine.advance(to: time)
-            for record in records { emit(record, at: time, &state, into: &out) }
+            records += state.engine.advance(to: now)
+            for record in records { emit(record, at: now, &state, into: &out) }
             return out
         }
     }
@@ -198,6 +227,10 @@ public final class LiveSession: @unchecked Sendable {
             let now = currentTime(state)
             var records: [EngineRecord] = []
             for detection in Self.sorted(audio?.detections ?? []) { records += state.engine.ingest(detection) }
+            // Audio and video: a video that ends before the audio closes its lifecycles at its end.
+            if let audio, motion != nil, let videoEnd = state.frameTime, videoEnd < audio.mediaTime {
+                records += state.engine.endVision(at: videoEnd)
+            }
             records += state.engine.finish(at: now)
             for record in records { emit(record, at: now, &state, into: &out) }
             publish(type: "end", at: now, members: [("time", RecordEncoder.rounded(now))], &state, into: &out)

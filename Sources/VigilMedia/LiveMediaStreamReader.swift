@@ -173,7 +173,9 @@ public final class LiveStreamMonitor: Sendable {
         }
     }
 
-    func setCancellation(_ handle: MediaReadCancellation?) {
+    /// Registers the cancellation handle of the connection being opened or read (`nil`: none), so
+    /// that ``stop()`` can end its blocking I/O; a reader made with its own `open` closure calls it.
+    public func setCancellation(_ handle: MediaReadCancellation?) {
         cancellation.withLockedValue { $0 = handle }
         if isStopped { handle?.cancel() }
     }

@@ -11,8 +11,9 @@ struct LiveCommand: ParsableCommand {
         abstract: "Stream events as they happen from a file, stdin or a scenario, with an HTTP API.",
         discussion: """
             SOURCE is an audio file (paced at real time, or --speed N; --loop repeats it with media time \
-            running on), a y4m video file (frames paced by their media time; motion in the device's \
-            activity zones), "-" for stdin (raw PCM with --rate and --channels: signed 16-bit \
+            running on), a container file (MP4, MKV, WebM, MOV, TS: audio and video together) or a stream \
+            URL (rtsp://, http(s)://, srt://, udp://: reconnects with backoff), a y4m video file (frames \
+            paced by their media time; motion in the device's activity zones), "-" for stdin (raw PCM with --rate and --channels: signed 16-bit \
             little-endian; without --rate: y4m frames, e.g. from ffmpeg -f yuv4mpegpipe; processed as \
             they arrive), or a scenario JSON (rendered on the fly by the code behind vigil synth).
 
@@ -22,18 +23,9 @@ struct LiveCommand: ParsableCommand {
             "eventStarted" record as soon as its detector confirms it (a sound, an alarm pattern, the \
             first motion in a zone), and reported by its "event" record (same "id") when it is final.
 
-              GET  /events             Server-Sent Events (WebSocket: Upgrade)
-              GET  /device             device state (device-file JSON)
-              GET  /health, /metrics   status; Prometheus text
-              POST /zones              createTwoDCartesianZone -> {"zoneID"}
-              PUT  /zones/{id}         updateTwoDCartesianZone
-              DELETE /zones/{id}       removeZone
-              POST /triggers           createOrUpdateTrigger
-              DELETE /triggers/{zoneID}  removeTrigger
-              POST /event-detection-triggers  setOrUpdateEventDetectionTriggers
-              PUT  /recording-mode     select {"selectedRecordingMode":N}
-              PUT  /transport          transport status and trigger options
-              PUT  /audio              microphone and recording-microphone mute
+              GET  /events (Server-Sent Events; WebSocket: Upgrade), /device, /health, /metrics (Prometheus)
+              POST /zones, PUT and DELETE /zones/{id}, POST /triggers, DELETE /triggers/{zoneID}: zone commands
+              POST /event-detection-triggers, PUT /recording-mode, /transport, /audio: device settings
             Control requests are validated like device files; errors are 4xx with \
             {"status","field","reason"}. Changes take effect from the next 10 ms block or video frame \
             (zones: from the next frame). On a non-loopback \
@@ -42,14 +34,14 @@ struct LiveCommand: ParsableCommand {
             For example (docs/live.md has the full walk-through with every endpoint):
               vigil live Samples/demo-scene.flac --loop --device Samples/front-door.json &
               curl -N localhost:8787/events
-              ffmpeg -i clip.mp4 -f yuv4mpegpipe - | vigil live - --device Samples/front-door.json
+              vigil live rtsp://camera.local/stream --device Samples/front-door.json
 
             The run ends at the end of SOURCE (without --loop; use --linger to keep serving) or on \
             Ctrl-C; both finish the stream with an "end" record. Exit status: 0, 1 when the source \
             failed while streaming, 2 for usage, device-file or scenario errors.
             """)
 
-    @Argument(help: "Audio file, y4m video file, scenario JSON, or - for stdin (raw PCM with --rate, else y4m).")
+    @Argument(help: "Audio, container (mp4, mkv, ...) or y4m file, stream URL, scenario JSON, or - for stdin.")
     var source: String
 
     @Option(help: "Device file (JSON, see docs/device-file.md). Without it, the built-in default device applies.")
@@ -106,11 +98,19 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Most concurrent event-stream clients, SSE and WebSocket.", valueName: "N"))
     var maxClients: Int = LiveServerConfiguration.defaultMaxStreamClients
 
+    @Option(help: "Give up on a stream when this many reconnect attempts in a row have failed (exit 1; default: never).")
+    var reconnectAttempts: Int?
+
+    @Option(help: .hidden)
+    var reconnectMaxDelay: Double = 30
+
     @OptionGroup(title: "Sound models")
     var modelOptions: ModelOptions
 
     @OptionGroup(title: "Input limits")
     var inputLimits: InputLimitOptions
+
+    @OptionGroup(title: "Camera recordings") var mediaOptions: MediaOptions
 
     @OptionGroup(title: "MQTT (Home Assistant)") var mqttOptions: MQTTOptions
 
@@ -126,6 +126,9 @@ struct LiveCommand: ParsableCommand {
         (launch.maxBodySize, launch.maxBodyDepth, launch.maxClients) = (maxBodySize, maxBodyDepth, maxClients)
         (launch.requestTimeout, launch.idleTimeout, launch.measureLatency) = (requestTimeout, idleTimeout, measureLatency)
         launch.mqtt = mqttOptions.settings
+        let media = mediaOptions.readerOptions
+        (launch.analysisFPS, launch.readsAudio, launch.readsVideo) = (media.analysisFPS ?? 5, media.readsAudio, media.readsVideo)
+        (launch.reconnectAttempts, launch.reconnectMaxDelay) = (reconnectAttempts, reconnectMaxDelay)
         return launch
     }
 

@@ -106,3 +106,40 @@ struct HostileCLITests {
         #expect(result.stderr.contains("sampleRate"), "\(result.stderr)")
     }
 }
+
+@Suite("Hostile stream inputs through vigil live")
+struct HostileStreamTests {
+    @Test(
+        "a stream URL that refuses the connection: each attempt is reported, and the run ends with status 1 naming the URL and the reason")
+    func refusedConnection() throws {
+        let url = "rtsp://127.0.0.1:\(TestProcesses.freeLoopbackPort())/cam"
+        let result = try VigilProcess.run(
+            ["live", url, "--listen", "127.0.0.1:0", "--reconnect-attempts", "2", "--reconnect-max-delay", "0.1"], timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("\(url): ") && result.stderr.contains("Connection refused"), "\(result.stderr)")
+        #expect(result.stderr.contains("connection attempt 3"), "\(result.stderr)")
+        #expect(result.stderr.contains("gave up after 3 failed attempts"), "\(result.stderr)")
+        #expect(result.lines.last?.contains(#""type":"end""#) == true)
+    }
+
+    @Test("garbage on the RTSP port is a clear error naming the URL and the reason, never a crash")
+    func garbageOnTheRTSPPort() throws {
+        let server = try GarbageServer()
+        let url = "rtsp://127.0.0.1:\(server.port)/cam"
+        let result = try VigilProcess.run(
+            ["live", url, "--listen", "127.0.0.1:0", "--reconnect-attempts", "1", "--reconnect-max-delay", "0.1"], timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("vigil live: \(url): "), "\(result.stderr)")
+        #expect(result.lines.last?.contains(#""type":"end""#) == true)
+        withExtendedLifetime(server) {}
+    }
+
+    @Test("--no-audio, --no-video and --analysis-fps are refused for sources that are not containers or streams")
+    func mediaOptionsOnOtherSources() throws {
+        let result = try VigilProcess.run(["live", "Samples/demo-scene.flac", "--no-video", "--listen", "127.0.0.1:0"], timeout: 20)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--no-video") && result.stderr.contains("demo-scene.flac"), "\(result.stderr)")
+        let both = try VigilProcess.run(["live", "rtsp://127.0.0.1:1/cam", "--no-audio", "--no-video"], timeout: 20)
+        #expect(both.status == 2 && both.stderr.contains("nothing to analyze"), "\(both.stderr)")
+    }
+}

@@ -1,13 +1,10 @@
 import Foundation
 import Glibc
+import VigilTestSupport
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-func commandAvailable(_ command: String) -> Bool {
-    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
-        FileManager.default.isExecutableFile(atPath: "\($0)/\(command)")
-    }
-}
+func commandAvailable(_ command: String) -> Bool { TestProcesses.available(command) }
 
 let mosquittoAvailable = ["mosquitto", "mosquitto_sub", "mosquitto_passwd"].allSatisfy(commandAvailable)
 let opensslAvailable = commandAvailable("openssl")
@@ -29,37 +26,13 @@ struct CommandFailed: Error, CustomStringConvertible {
     var description: String
 }
 
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-mqtt-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+func temporaryDirectory() throws -> URL { try TestProcesses.temporaryDirectory(prefix: "vigil-mqtt") }
 
 /// A TCP port on 127.0.0.1 that was free a moment ago.
-func freeLoopbackPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
+func freeLoopbackPort() -> Int { TestProcesses.freeLoopbackPort() }
 
 /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-func portAccepts(_ port: Int) -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    } == 0
-}
+func portAccepts(_ port: Int) -> Bool { TestProcesses.portAccepts(port) }
 
 /// Polls `condition` every 20 ms for up to `seconds`; whether it became true.
 @discardableResult
@@ -72,36 +45,7 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     return condition()
 }
 
-func launch(_ arguments: [String], log: URL) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: log)
-    process.standardOutput = handle
-    process.standardError = handle
-    process.standardInput = FileHandle.nullDevice
-    try runWithSignalsUnblocked(process)
-    return process
-}
-
-/// Starts `process` from a new thread whose signal mask is empty. The test runner's threads block
-/// signals, and a child inherits the mask of the thread that spawns it: mosquitto waits for
-/// network events with that mask restored, so it would never see SIGTERM.
-func runWithSignalsUnblocked(_ process: Process) throws {
-    let done = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var failure: (any Error)?
-    let thread = Thread {
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        pthread_sigmask(SIG_SETMASK, &empty, nil)
-        do { try process.run() } catch { failure = error }
-        done.signal()
-    }
-    thread.start()
-    done.wait()
-    if let failure { throw failure }
-}
+func launch(_ arguments: [String], log: URL) throws -> Process { try TestProcesses.start(arguments, log: log) }
 
 /// Ends `process`: SIGTERM (mosquitto saves its persistence file), SIGKILL after 5 s.
 func terminate(_ process: Process) {
@@ -112,11 +56,7 @@ func terminate(_ process: Process) {
 }
 
 /// Ends `process` at once (SIGKILL).
-func killNow(_ process: Process) {
-    guard process.isRunning else { return }
-    _ = kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
-}
+func killNow(_ process: Process) { TestProcesses.kill(process) }
 
 /// A mosquitto broker on a free loopback port, with its configuration, persistence and optional
 /// password file in a temporary folder. It can be stopped and started again on the same port.

@@ -1,53 +1,22 @@
 import Foundation
 import Glibc
+import VigilTestSupport
 
 /// The package root (two levels above this file's folder).
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let samplesDirectory = packageRoot.appendingPathComponent("Samples")
 
 /// Whether `command` is on PATH.
-func commandAvailable(_ command: String) -> Bool {
-    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
-        FileManager.default.isExecutableFile(atPath: "\($0)/\(command)")
-    }
-}
+func commandAvailable(_ command: String) -> Bool { TestProcesses.available(command) }
 
 let ffmpegAvailable = commandAvailable("ffmpeg")
-let rtspServerAvailable = commandAvailable("rtsp-server-perl") && ffmpegAvailable
-
-struct CommandFailed: Error, CustomStringConvertible {
-    var description: String
-}
+let rtspServerAvailable = TestProcesses.rtspCameraAvailable
 
 /// Runs `arguments` (the first is looked up on PATH) and waits; throws with stderr when it fails.
-func run(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let text = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    if process.terminationStatus != 0 {
-        throw CommandFailed(description: "\(arguments.joined(separator: " ")): \(String(decoding: text, as: UTF8.self).suffix(2000))")
-    }
-}
+func run(_ arguments: [String]) throws { try TestProcesses.run(arguments) }
 
 /// Starts `arguments` in the background (stdout and stderr to `log`).
-func start(_ arguments: [String], log: URL) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: log)
-    process.standardOutput = handle
-    process.standardError = handle
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    return process
-}
+func start(_ arguments: [String], log: URL) throws -> Process { try TestProcesses.start(arguments, log: log) }
 
 func stop(_ process: Process) {
     if process.isRunning {
@@ -57,56 +26,19 @@ func stop(_ process: Process) {
 }
 
 /// Ends `process` at once (SIGKILL), as a camera that loses power.
-func kill(_ process: Process) {
-    if process.isRunning {
-        _ = Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-}
+func kill(_ process: Process) { TestProcesses.kill(process) }
 
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-media-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+func temporaryDirectory() throws -> URL { try TestProcesses.temporaryDirectory(prefix: "vigil-media") }
 
 /// A TCP port on 127.0.0.1 that was free a moment ago.
-func freeLoopbackPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
+func freeLoopbackPort() -> Int { TestProcesses.freeLoopbackPort() }
 
 /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-func portAccepts(_ port: Int) -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    } == 0
-}
+func portAccepts(_ port: Int) -> Bool { TestProcesses.portAccepts(port) }
 
 /// Polls `condition` every 50 ms for up to `seconds`; whether it became true.
 @discardableResult
-func wait(seconds: Double, until condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.05)
-    }
-    return condition()
-}
+func wait(seconds: Double, until condition: () -> Bool) -> Bool { TestProcesses.wait(seconds: seconds, until: condition) }
 
 /// A socket listening on a free loopback port that never accepts, and its port.
 func silentListener() -> (Int32, Int)? {

@@ -1,82 +1,10 @@
 import Foundation
-import NIOConcurrencyHelpers
 import Testing
 import VigilMedia
+import VigilTestSupport
 
-/// An RTSP server on loopback standing for a camera: Debian's rtsp-server-perl relay fed by
-/// `ffmpeg -re ... -f rtsp` with a clip in a loop. ``stop()`` kills both (a camera losing power:
-/// the relay keeps a killed publisher's mount, so both restart), ``start()`` brings them back on
-/// the same ports.
-final class RTSPCamera: Sendable {
-    /// The running processes and the number of starts so far.
-    private struct Processes {
-        var relay: Process?
-        var publisher: Process?
-        var runs = 0
-    }
-
-    /// Held by start() and stop(): a stop waits for a start running on another thread.
-    private let processes = NIOLockedValueBox(Processes())
-    let directory: URL
-    let clientPort: Int
-    let sourcePort: Int
-    let clip: URL
-
-    init(clip: URL) throws {
-        directory = try temporaryDirectory()
-        self.clip = clip
-        clientPort = freeLoopbackPort()
-        sourcePort = freeLoopbackPort()
-        try start()
-    }
-
-    var url: String { "rtsp://127.0.0.1:\(clientPort)/cam" }
-
-    /// Starts the relay, waits until it listens, then the publisher; a publisher that gives up
-    /// (the relay not ready under load) is started again.
-    func start() throws {
-        try processes.withLockedValue { processes in
-            processes.runs += 1
-            let runs = processes.runs
-            processes.relay = try VigilMediaTests.start(
-                [
-                    "rtsp-server-perl", "--clientport", "\(clientPort)", "--serverport", "\(sourcePort)", "--client_listen_address",
-                    "127.0.0.1", "--source_listen_address", "127.0.0.1", "--rtp_start_port", "\(20_000 + (clientPort % 20_000))", "-l", "0",
-                ], log: directory.appendingPathComponent("relay-\(runs).log"))
-            guard wait(seconds: 30, until: { portAccepts(sourcePort) && portAccepts(clientPort) }) else {
-                throw CommandFailed(description: "rtsp-server-perl did not listen on \(sourcePort) and \(clientPort)")
-            }
-            var lastLog = ""
-            for attempt in 1...10 {
-                let log = directory.appendingPathComponent("publisher-\(runs)-\(attempt).log")
-                let process = try VigilMediaTests.start(
-                    [
-                        "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", clip.path, "-an", "-c:v", "copy",
-                        "-f", "rtsp", "rtsp://127.0.0.1:\(sourcePort)/cam",
-                    ], log: log)
-                processes.publisher = process
-                Thread.sleep(forTimeInterval: Double(min(attempt, 3)))
-                if process.isRunning { return }
-                lastLog = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            }
-            throw CommandFailed(description: "ffmpeg could not publish to the relay in 10 attempts; the last said: \(lastLog)")
-        }
-    }
-
-    func stop() {
-        processes.withLockedValue { processes in
-            if let publisher = processes.publisher { kill(publisher) }
-            if let relay = processes.relay { kill(relay) }
-            processes.publisher = nil
-            processes.relay = nil
-        }
-    }
-
-    deinit {
-        stop()
-        try? FileManager.default.removeItem(at: directory)
-    }
-}
+/// The shared loopback RTSP camera (VigilTestSupport), serving video only here.
+typealias RTSPCamera = RTSPTestCamera
 
 @Suite("Live RTSP stream", .serialized, .enabled(if: rtspServerAvailable, "needs ffmpeg and rtsp-server-perl (Debian packages)"))
 struct RTSPStreamTests {
