@@ -102,11 +102,15 @@ demo: build $(DEMO_MP4)
 # The live-server abuse suite checks that events stay on time during a flood, a slowloris and
 # 100 clients: it runs on its own after the others, so the CPU-heavy suites running in
 # parallel cannot starve it and turn a wall-clock check into noise.
+# Suites with wall-clock limits that run on their own after the others (as in the sanitizer runs):
+# the live-server abuse suite, and `vigil live` across RTSP camera restarts, whose HTTP client
+# would otherwise wait behind the CPU-heavy suites in the test process's cooperative thread pool.
+SERIAL_SUITES := HostileServerTests|LiveRTSPCommandTests
 test: deps
 	$(call apt_install,$(TEST_APT_PACKAGES))
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-xctest --skip HostileServerTests
-	$(SWIFT) test --skip-build --disable-xctest --filter HostileServerTests
+	$(SWIFT) test --skip-build --disable-xctest --skip '$(SERIAL_SUITES)'
+	$(SWIFT) test --skip-build --disable-xctest --filter '$(SERIAL_SUITES)'
 
 # Formatting (CONTRIBUTING.md, "Formatting"): swift format with the rules in .swift-format, over
 # every Swift file of the package, Benchmarks/ and Fuzz/ except generated ones (first line
@@ -214,16 +218,16 @@ TSAN_ENV = TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/tsan-suppr
 test-asan: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	$(ASAN_ENV) $(SWIFT) test --skip-build --disable-xctest --sanitize=address --scratch-path .build/asan \
-	  $(SANITIZER_SKIP) --skip HostileServerTests
+	  $(SANITIZER_SKIP) --skip '$(SERIAL_SUITES)'
 	$(ASAN_ENV) $(SWIFT) test --skip-build --disable-xctest --sanitize=address --scratch-path .build/asan \
-	  --filter HostileServerTests
+	  --filter '$(SERIAL_SUITES)'
 
 test-tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	$(TSAN_ENV) $(SWIFT) test --skip-build --disable-xctest --sanitize=thread --scratch-path .build/tsan \
-	  $(SANITIZER_SKIP) $(TSAN_SKIP) --skip HostileServerTests
+	  $(SANITIZER_SKIP) $(TSAN_SKIP) --skip '$(SERIAL_SUITES)'
 	$(TSAN_ENV) $(SWIFT) test --skip-build --disable-xctest --sanitize=thread --scratch-path .build/tsan \
-	  --filter HostileServerTests
+	  --filter '$(SERIAL_SUITES)'
 
 # Flake hunting (docs/fuzzing.md, "Flakes"): `make test-repeat 10` runs the suite 10 times while
 # stress-ng keeps one core busy and prints each failing test by name. TEST_REPEAT_SUITE=asan or

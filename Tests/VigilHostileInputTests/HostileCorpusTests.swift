@@ -9,6 +9,7 @@ import VigilImaging
 import VigilLive
 import VigilMedia
 import VigilSynth
+import VigilTestSupport
 
 /// One line of Corpus/manifest.tsv (written by Corpus/generate.py): a malformed file, the
 /// library entry point it goes to, the limits in force, and the error it must produce.

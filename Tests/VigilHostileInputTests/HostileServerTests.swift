@@ -8,6 +8,7 @@ import VigilLive
 import VigilPipeline
 import VigilServerTesting
 import VigilSynth
+import VigilTestSupport
 
 /// The live server under abuse: a flood of malformed requests, 100 concurrent stream clients,
 /// slowloris clients, oversized bodies, and control requests without the token. Through all

@@ -174,21 +174,25 @@ struct LiveRTSPCommandTests {
         }
 
         let connected = #"vigil_live_stream_state{state="connected"} 1"#
-        var metrics = await Self.poll(port, "/metrics", seconds: 60) { $0.contains(connected) }
+        var metrics = await Self.poll(port, "/metrics", seconds: SanitizerAllowance.seconds(60)) { $0.contains(connected) }
         #expect(metrics.contains(connected), "never connected: \(metrics)\n\((try? String(contentsOf: stderr, encoding: .utf8)) ?? "")")
         for restart in 1...3 {
             // Reporting before the restart: a sound of the served clip arrives (one every 6 s of the loop).
             let before = soundStarts()
-            #expect(TestProcesses.wait(seconds: 30) { soundStarts() > before }, "no sound event before restart \(restart): \(output())")
+            #expect(
+                TestProcesses.wait(seconds: SanitizerAllowance.seconds(30)) { soundStarts() > before },
+                "no sound event before restart \(restart): \(output())")
             camera.stop()
             try camera.start()
-            metrics = await Self.poll(port, "/metrics", seconds: 60) {
+            metrics = await Self.poll(port, "/metrics", seconds: SanitizerAllowance.seconds(60)) {
                 Self.sample("vigil_live_stream_reconnects_total", in: $0) == Double(restart) && $0.contains(connected)
             }
             #expect(Self.sample("vigil_live_stream_reconnects_total", in: metrics) == Double(restart), "\(metrics)")
         }
         let afterLast = soundStarts()
-        #expect(TestProcesses.wait(seconds: 30) { soundStarts() > afterLast }, "no sound event after the third restart: \(output())")
+        #expect(
+            TestProcesses.wait(seconds: SanitizerAllowance.seconds(30)) { soundStarts() > afterLast },
+            "no sound event after the third restart: \(output())")
         let health = await Self.get(port, "/health")
         #expect(health.contains(#""reconnects":3"#) && health.contains(#""state":"connected""#), "\(health)")
         _ = Glibc.kill(process.processIdentifier, SIGINT)
@@ -224,7 +228,9 @@ struct NeverConnectingStreamTests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { TestProcesses.kill(process) } }
-        let health = await LiveRTSPCommandTests.poll(port, "/health", seconds: 60) { $0.contains(#""consecutiveFailures":3"#) }
+        let health = await LiveRTSPCommandTests.poll(port, "/health", seconds: SanitizerAllowance.seconds(60)) {
+            $0.contains(#""consecutiveFailures":3"#)
+        }
         #expect(health.contains(#""state":"connecting""#) && health.contains("Connection refused") && health.contains(url), "\(health)")
         let metrics = await LiveRTSPCommandTests.get(port, "/metrics")
         #expect(metrics.contains(#"vigil_live_stream_state{state="connecting"} 1"#), "\(metrics)")
