@@ -103,9 +103,10 @@ demo: build $(DEMO_MP4)
 # 100 clients: it runs on its own after the others, so the CPU-heavy suites running in
 # parallel cannot starve it and turn a wall-clock check into noise.
 # Suites with wall-clock limits that run on their own after the others (as in the sanitizer runs):
-# the live-server abuse suite, and `vigil live` across RTSP camera restarts, whose HTTP client
-# would otherwise wait behind the CPU-heavy suites in the test process's cooperative thread pool.
-SERIAL_SUITES := HostileServerTests|LiveRTSPCommandTests
+# the live-server abuse suite, and `vigil live` of RTSP streams (across camera restarts; a URL that
+# never connects), whose HTTP clients would otherwise wait behind the CPU-heavy suites in the test
+# process's cooperative thread pool.
+SERIAL_SUITES := HostileServerTests|LiveRTSPCommandTests|NeverConnectingStreamTests
 test: deps
 	$(call apt_install,$(TEST_APT_PACKAGES))
 	$(SWIFT) build --build-tests

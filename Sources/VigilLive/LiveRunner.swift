@@ -176,11 +176,9 @@ public final class LiveRunner: @unchecked Sendable {
     /// Reads a container file or a network stream chunk by chunk: audio in blocks of
     /// `blockDuration`, video frames merged in media order (a frame waits until the audio has
     /// reached its time, at most ``videoHoldLimit``), paced by media time (files) or processed as
-    /// they arrive (streams). A gap in the audio timeline (a reconnect, a jump in the stream's
-    /// timestamps) is filled with noise at the level of the quietest block of the last second
-    /// (comfort noise: digital silence would pull the sound detector's noise floor down and make
-    /// the background a sound), so the audio analysis stays on the stream's timeline; audio
-    /// overlapping what was already analyzed is dropped. `--loop` places the next pass of a
+    /// they arrive (streams). The audio is placed on the stream's timeline by ``AudioTimeline``,
+    /// as in `vigil analyze`: comfort noise fills a gap (a reconnect, a jump in the stream's
+    /// timestamps) and audio overlapping what was already analyzed is dropped. `--loop` places the next pass of a
     /// file after the end of the previous one.
     private func runContainer(_ source: LiveContainerSource) {
         let rate = source.sampleRate ?? 0
@@ -194,12 +192,7 @@ public final class LiveRunner: @unchecked Sendable {
         var nextHeartbeat = start + options.heartbeatInterval
         var loopOffset = 0.0
         var lastEnd = 0.0
-        // The gap filler's level: the quietest block of the last second of audio.
-        var generator = SplitMix64(seed: 0x5649_4749_4C)
-        var backgroundRMS: Float = 0
-        var quietestRMS = Float.infinity
-        var blocksInWindow = 0
-        let blocksPerWindow = max(1, Int((1 / options.blockDuration).rounded()))
+        var timeline = AudioTimeline()
         func pace(_ media: Double) -> Double {
             if source.pacedByArrival || options.speed <= 0 { return LiveClock.now() }
             let due = start + media / options.speed
@@ -229,30 +222,15 @@ public final class LiveRunner: @unchecked Sendable {
             let end = Double(analyzedSamples) / rate
             let due = pace(end)
             block.withUnsafeBufferPointer { _ = session.process($0) }
-            quietestRMS = min(quietestRMS, Self.quietestBlockRMS(block, blockSize: block.count))
-            blocksInWindow += 1
-            if blocksInWindow == blocksPerWindow {
-                (backgroundRMS, quietestRMS, blocksInWindow) = (quietestRMS, .infinity, 0)
-            }
             block.removeAll(keepingCapacity: true)
             processed(end, due: due)
         }
-        func append(_ samples: ArraySlice<Float>) {
-            var rest = samples
+        func append(_ samples: UnsafeBufferPointer<Float>) {
+            var rest = samples[...]
             while !rest.isEmpty {
                 let take = min(blockSize - block.count, rest.count)
                 block.append(contentsOf: rest.prefix(take))
                 rest = rest.dropFirst(take)
-                if block.count == blockSize { processBlock() }
-            }
-        }
-        func appendComfortNoise(_ count: Int64) {
-            let level = backgroundRMS > 0 ? backgroundRMS : (quietestRMS.isFinite ? quietestRMS : 0)
-            var left = count
-            while left > 0 {
-                let take = min(Int64(blockSize - block.count), left)
-                for _ in 0..<take { block.append(Float(generator.nextGaussian()) * level) }
-                left -= take
                 if block.count == blockSize { processBlock() }
             }
         }
@@ -266,21 +244,12 @@ public final class LiveRunner: @unchecked Sendable {
                 }
                 guard let chunk = next else { break }
                 switch chunk {
-                case .audio(let audio):
+                case .audio(var audio):
                     guard rate > 0 else { continue }
-                    let time = audio.time + loopOffset
-                    if let limit = options.maxMediaTime, time >= limit { break reading }
-                    lastEnd = max(lastEnd, time + audio.duration)
-                    let expected = Int64((time * rate).rounded())
-                    let have = analyzedSamples + Int64(block.count)
-                    if expected > have {
-                        // Before any audio was analyzed, the noise takes the quietest 10 ms of this chunk's level.
-                        if backgroundRMS == 0 && !quietestRMS.isFinite {
-                            backgroundRMS = Self.quietestBlockRMS(audio.samples, blockSize: blockSize)
-                        }
-                        appendComfortNoise(expected - have)
-                    }
-                    append(audio.samples.dropFirst(Int(min(max(have - expected, 0), Int64(audio.samples.count)))))
+                    audio.time += loopOffset
+                    if let limit = options.maxMediaTime, audio.time >= limit { break reading }
+                    lastEnd = max(lastEnd, audio.endTime)
+                    timeline.place(audio) { append($0) }
                 case .video(let luma):
                     guard source.readsVideo else { continue }
                     var frame = luma.videoFrame
@@ -298,15 +267,6 @@ public final class LiveRunner: @unchecked Sendable {
         } catch {
             state.withLockedValue { $0.failure = error }
         }
-    }
-
-    /// The RMS of the quietest whole block of `samples` (of the whole, when shorter than a block).
-    static func quietestBlockRMS(_ samples: [Float], blockSize: Int) -> Float {
-        func rms(_ part: ArraySlice<Float>) -> Float {
-            part.isEmpty ? 0 : (part.reduce(0) { $0 + $1 * $1 } / Float(part.count)).squareRoot()
-        }
-        guard samples.count > blockSize else { return rms(samples[...]) }
-        return stride(from: 0, through: samples.count - blockSize, by: blockSize).map { rms(samples[$0..<($0 + blockSize)]) }.min() ?? 0
     }
 
     private func runAudio(_ source: any AudioSource) {

@@ -9,10 +9,10 @@ import VigilMedia
 ///   the audio read on the way to ``onAudio`` (so one pass over the file feeds both analyses);
 /// - as an ``AudioSource`` (audio-only files, `--no-video`) it hands over the audio alone.
 ///
-/// The audio handed over is continuous from media time 0: silence fills a gap in the audio
-/// timestamps (an audio stream that starts after the video, packets lost) and samples that
-/// overlap ones already handed over are dropped, so a sound at media time t lies t seconds into
-/// the samples, as with a WAV file cut from the same recording.
+/// The audio handed over is continuous from media time 0 (``AudioTimeline``): comfort noise fills
+/// a gap in the audio timestamps (an audio stream that starts after the video, packets lost) and
+/// samples that overlap ones already handed over are dropped, so a sound at media time t lies t
+/// seconds into the samples, as with a WAV file cut from the same recording.
 public final class MediaContainerSource: VideoSource, AudioSource {
     /// The file or URL as given.
     public let path: String
@@ -103,26 +103,47 @@ public final class MediaContainerSource: VideoSource, AudioSource {
     }
 }
 
-/// Places audio chunks on a continuous timeline from media time 0: zeros for a gap, overlapping
-/// samples dropped. A jump of less than half a millisecond is taken as timestamp rounding.
-struct AudioTimeline {
+/// Places audio chunks on a continuous timeline from media time 0, for the sound detectors: a gap
+/// in the timestamps (audio that starts after the video, lost packets, a stream's reconnect) is
+/// filled with noise at the background level, and samples that lie before those already handed
+/// over are dropped. A jump of less than half a millisecond is taken as timestamp rounding.
+///
+/// The filler is comfort noise, not digital silence: silence pulls the sound detector's noise
+/// floor down, and the room's background would then count as one sound for many seconds. Its
+/// level is the RMS of the quietest 10 ms block of the last whole second handed over (of the
+/// audio so far before the first second is complete; of the chunk after the gap before any audio);
+/// its samples come from a fixed seed, so runs repeat exactly.
+package struct AudioTimeline {
     /// Samples handed over so far.
-    private(set) var samplesHanded = 0
-    private var zeros: [Float] = []
+    package private(set) var samplesHanded = 0
+    private var generator = SplitMix64(seed: 0x5649_4749_4C)
+    private var noise: [Float] = []
+    /// The background level (the last whole second's quietest block RMS), and the quietest block
+    /// RMS and length of the current second.
+    private var backgroundRMS: Float?
+    private var windowQuietest = Float.infinity
+    private var windowSamples = 0
 
-    /// Hands `chunk`'s samples, preceded by silence where its time lies after the samples so far
-    /// and without the ones that lie before, to `emit` (one or two calls).
-    mutating func place(_ chunk: MediaAudioChunk, emit: (UnsafeBufferPointer<Float>) -> Void) {
+    /// A timeline starting at media time 0.
+    package init() {}
+
+    /// Hands `chunk`'s samples, preceded by comfort noise where its time lies after the samples
+    /// so far and without the ones that lie before, to `emit` (one call, or more for a gap).
+    package mutating func place(_ chunk: MediaAudioChunk, emit: (UnsafeBufferPointer<Float>) -> Void) {
         let rate = Double(chunk.sampleRate)
         let start = Int((chunk.time * rate).rounded())
         let tolerance = max(1, Int(rate / 2000))
+        let block = max(1, Int(rate / 100))
         var skip = 0
         if start > samplesHanded + tolerance {
+            let level =
+                backgroundRMS ?? (windowQuietest.isFinite ? windowQuietest : Self.quietestBlockRMS(chunk.samples[...], block: block))
             var gap = start - samplesHanded
             while gap > 0 {
                 let n = min(gap, 65_536)
-                if zeros.count < n { zeros = [Float](repeating: 0, count: n) }
-                zeros.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+                if noise.count < n { noise = [Float](repeating: 0, count: n) }
+                for i in 0..<n { noise[i] = Float(generator.nextGaussian()) * level }
+                noise.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<n])) }
                 samplesHanded += n
                 gap -= n
             }
@@ -130,7 +151,31 @@ struct AudioTimeline {
             skip = min(samplesHanded - start, chunk.samples.count)
         }
         guard skip < chunk.samples.count else { return }
-        chunk.samples.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[skip...])) }
-        samplesHanded += chunk.samples.count - skip
+        let kept = chunk.samples[skip...]
+        kept.withUnsafeBufferPointer { emit($0) }
+        samplesHanded += kept.count
+        track(kept, block: block, windowLength: Int(rate))
+    }
+
+    /// Updates the background level with samples just handed over.
+    private mutating func track(_ samples: ArraySlice<Float>, block: Int, windowLength: Int) {
+        windowQuietest = min(windowQuietest, Self.quietestBlockRMS(samples, block: block))
+        windowSamples += samples.count
+        if windowSamples >= windowLength { (backgroundRMS, windowQuietest, windowSamples) = (windowQuietest, .infinity, 0) }
+    }
+
+    /// The RMS of the quietest whole block of `samples` (of all of them, when shorter than a block).
+    package static func quietestBlockRMS(_ samples: ArraySlice<Float>, block: Int) -> Float {
+        func rms(_ part: ArraySlice<Float>) -> Float {
+            part.isEmpty ? 0 : (part.reduce(0) { $0 + $1 * $1 } / Float(part.count)).squareRoot()
+        }
+        guard samples.count > block else { return rms(samples) }
+        var quietest = Float.infinity
+        var i = samples.startIndex
+        while i + block <= samples.endIndex {
+            quietest = min(quietest, rms(samples[i..<(i + block)]))
+            i += block
+        }
+        return quietest
     }
 }

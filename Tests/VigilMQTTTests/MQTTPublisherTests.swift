@@ -3,34 +3,16 @@ import Testing
 import VigilCore
 import VigilDevice
 import VigilMQTT
+import VigilTestSupport
 
 /// The vigil executable in the same build directory as the running test bundle, if built.
-let vigilExecutable: URL? = {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    while dir.path != "/" {
-        let candidate = dir.appendingPathComponent("vigil")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        dir = dir.deletingLastPathComponent()
-    }
-    return nil
-}()
+let vigilExecutable: URL? = FileManager.default.isExecutableFile(atPath: CommandRunner.executable.path) ? CommandRunner.executable : nil
 
 /// The demo scene's event records as `vigil analyze` writes them, and the live order of a run:
 /// each event's `eventStarted` record at its detection time, its final record at its end.
 func demoSceneRecords() throws -> [JSONValue] {
-    let process = Process()
-    guard let vigil = vigilExecutable else { throw CommandFailed(description: "no vigil executable") }
-    process.executableURL = vigil
-    process.arguments = ["analyze", "Samples/demo-scene.flac", "--device", "Samples/front-door.json", "--format", "jsonl"]
-    process.currentDirectoryURL = packageRoot
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let finals = try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try JSONValue.parse(String($0)) }
-        .filter { $0["type"]?.stringValue == "event" }
+    let result = try CommandRunner.run(["analyze", "Samples/demo-scene.flac", "--device", "Samples/front-door.json", "--format", "jsonl"])
+    let finals = try result.lines.map { try JSONValue.parse($0) }.filter { $0["type"]?.stringValue == "event" }
     var timed: [(Double, JSONValue)] = []
     for final in finals {
         guard case .object(let object) = final else { continue }

@@ -140,23 +140,35 @@ import VigilSynth
         #expect(error?.description.contains(bad.path) == true)
     }
 
-    @Test("container audio is placed on a continuous timeline: silence fills gaps, overlaps are dropped, jitter is kept")
+    @Test("container audio is placed on a continuous timeline: comfort noise fills gaps, overlaps are dropped, jitter is kept")
     func audioTimeline() {
-        var timeline = AudioTimeline()
-        var out: [Float] = []
-        func place(_ time: Double, _ samples: [Float]) {
-            timeline.place(MediaAudioChunk(time: time, sampleRate: 1000, samples: samples)) { out += $0 }
+        func run() -> [Float] {
+            var timeline = AudioTimeline()
+            var out: [Float] = []
+            func place(_ time: Double, _ samples: [Float]) {
+                timeline.place(MediaAudioChunk(time: time, sampleRate: 1000, samples: samples)) { out += $0 }
+            }
+            place(0.003, [1, 1])  // starts after 0: three samples of noise at this chunk's level first
+            place(0.005, [0.5, 0.5])  // exactly next
+            place(0.005, [3, 3, 3])  // overlaps two samples already handed over: those are dropped
+            place(0.0085, [4])  // half a sample late: within the 1-sample tolerance, no gap
+            place(2.0, Array(repeating: 0.25, count: 1000))  // a gap of 1991 samples
+            place(0.001, [6, 6])  // entirely in the past: nothing
+            #expect(timeline.samplesHanded == 3000)
+            return out
         }
-        place(0.003, [1, 1])  // starts after 0: three samples of silence first
-        #expect(out == [0, 0, 0, 1, 1])
-        place(0.005, [2, 2])  // exactly next
-        place(0.005, [3, 3, 3])  // overlaps two samples already handed over: those are dropped
-        #expect(out == [0, 0, 0, 1, 1, 2, 2, 3])
-        place(0.0085, [4])  // half a sample late: within the 1-sample tolerance, no gap
-        place(0.013, [5])  // a gap of four samples
-        #expect(out == [0, 0, 0, 1, 1, 2, 2, 3, 4, 0, 0, 0, 0, 5])
-        place(0.001, [6, 6])  // entirely in the past: nothing
-        #expect(out.count == 14 && timeline.samplesHanded == 14)
+        let out = run()
+        #expect(out.count == 3000)
+        #expect(Array(out[3..<9]) == [1, 1, 0.5, 0.5, 3, 4])
+        #expect(out[0..<3].contains { $0 != 0 }, "the leading gap is noise, not silence")
+        // The long gap: noise at the background level. Less than a second of audio came before, so the
+        // level is the quietest of what came so far: the [0.5, 0.5] chunk, RMS 0.5.
+        let gap = out[9..<2000]
+        let rms = (gap.reduce(0) { $0 + $1 * $1 } / Float(gap.count)).squareRoot()
+        let mean = gap.reduce(0, +) / Float(gap.count)
+        #expect(abs(rms - 0.5) < 0.05 && abs(mean) < 0.05, "rms \(rms), mean \(mean)")
+        #expect(out[2000...].allSatisfy { $0 == 0.25 })
+        #expect(run() == out, "the noise repeats exactly")
     }
 }
 
