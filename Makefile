@@ -204,14 +204,18 @@ SANITIZER_SKIP ?=
 # The live-server abuse tests check wall-clock limits (socket timeouts, event delivery within
 # 1 s) and memory growth; instrumented code runs 2-15x slower and ASan's quarantine holds
 # 256 MiB of freed blocks, so under the sanitizers those limits get this factor and that slack
-# (Tests/VigilHostileInputTests/SanitizerAllowance.swift). `make test` checks them at full
+# (Tests/VigilTestSupport/SanitizerAllowance.swift). `make test` checks them at full
 # strength. ThreadSanitizer false positives outside Vigil, each with its reason,
 # are listed in Tests/tsan-suppressions.txt.
 # As in `make test`, the server abuse suite runs on its own after the others: the parallel
 # CPU-heavy suites can occupy Swift's cooperative thread pool (one thread per core) for minutes,
 # and the server's handlers would wait behind them.
 SANITIZER_WALL_CLOCK_SCALE ?= 10
-TSAN_SKIP ?=
+# Under ThreadSanitizer, the suites that only run single-threaded numeric work on real data (the
+# trainer, the alarm and motion detectors over ../shared/data) are skipped: they share no state
+# between threads, they take most of the suite's CPU time under TSan, and ASan and `make test` run
+# them (docs/fuzzing.md, "make test-hardening and its time budget"). TSAN_SKIP= runs them too.
+TSAN_SKIP ?= --skip 'TrainCommandTests|VigilTrainingTests\.|AlarmRealDataTests|RealFramesTests|BenchMotionTests'
 ASAN_ENV = ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no VIGIL_WALL_CLOCK_SCALE=$(SANITIZER_WALL_CLOCK_SCALE) \
   VIGIL_MEMORY_SLACK_MIB=256
 TSAN_ENV = TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/tsan-suppressions.txt" SWIFT_BACKTRACE=enable=no \

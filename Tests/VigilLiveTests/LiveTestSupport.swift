@@ -6,6 +6,7 @@ import VigilDevice
 import VigilLive
 import VigilServerTesting
 import VigilSynth
+import VigilTestSupport
 
 /// Shared fixtures for the live tests.
 enum LiveTestSupport {
@@ -52,7 +53,12 @@ enum LiveTestSupport {
         let metrics = LiveMetrics()
         let hub = EventHub(clientBufferCapacity: clientBuffer, historyCapacity: 4096, metrics: metrics)
         let session = LiveSession(sampleRate: sampleRate, sourceName: name, device: controller, hub: hub, metrics: metrics)
-        let server = LiveServer(session: session, configuration: LiveServerConfiguration(host: "127.0.0.1", port: 0, token: token))
+        // Under a sanitizer a test's client may wait behind the CPU-heavy suites for minutes between two
+        // requests: the server's timeouts stretch as the tests' own limits do.
+        let configuration = LiveServerConfiguration(
+            host: "127.0.0.1", port: 0, token: token, requestTimeout: .seconds(30 * SanitizerAllowance.factor),
+            idleTimeout: .seconds(60 * SanitizerAllowance.factor))
+        let server = LiveServer(session: session, configuration: configuration)
         return Stack(controller: controller, metrics: metrics, hub: hub, session: session, server: server)
     }
 
