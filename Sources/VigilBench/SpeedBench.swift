@@ -47,7 +47,6 @@ package struct SpeedBench {
             temporary = dir
         }
         defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
-        func line(_ text: String) { output(text + "\n") }
         var info: [String] = []
         var audioPaths: [String] = []
         var videoPaths: [String] = []

@@ -50,15 +50,8 @@ struct AlarmTrace: ParsableCommand {
 
     /// The mono samples of `path` and their rate.
     static func decode(_ path: String) throws -> (values: [Float], rate: Double) {
-        let reader = try AudioFileReader(path: path)
-        var values: [Float] = []
-        var buffer = [Float](repeating: 0, count: 16_384)
-        while true {
-            let n = try buffer.withUnsafeMutableBufferPointer { try reader.readMono(into: $0) }
-            if n == 0 { break }
-            values += buffer[0..<n]
-        }
-        return (values, Double(reader.sampleRate))
+        let decoded = try AudioFileReader.readAllMono(path: path)
+        return (decoded.samples, Double(decoded.sampleRate))
     }
 }
 

@@ -17,7 +17,7 @@ enum CameraClip {
         let y4m = directory.appendingPathComponent("square.y4m")
         try TestSignals.movingSquareY4M(seconds: Double(seconds)).write(to: y4m)
         let clip = directory.appendingPathComponent("camera.mp4")
-        try TestProcesses.run([
+        try ExternalCommand.run([
             "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", y4m.path, "-i",
             LiveTestSupport.samplePath("Samples/demo-scene.flac"), "-t", "\(seconds)", "-map", "0:v", "-map", "1:a", "-c:v", "libx264",
             "-g", "10", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k", clip.path,
@@ -31,7 +31,8 @@ enum CameraClip {
     }
 }
 
-@Suite("Live container files and streams: audio and video in one session", .enabled(if: TestProcesses.available("ffmpeg"), "needs ffmpeg"))
+@Suite(
+    "Live container files and streams: audio and video in one session", .enabled(if: ExternalCommand.isAvailable("ffmpeg"), "needs ffmpeg"))
 struct ContainerStreamTests {
     /// The records of a run over `clip` at full speed with the cvr device.
     static func run(_ clip: URL, audio: Bool = true, video: Bool = true) async throws -> [LiveRecord] {

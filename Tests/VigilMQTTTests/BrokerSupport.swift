@@ -4,7 +4,7 @@ import VigilTestSupport
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-func commandAvailable(_ command: String) -> Bool { TestProcesses.available(command) }
+func commandAvailable(_ command: String) -> Bool { ExternalCommand.isAvailable(command) }
 
 let mosquittoAvailable = ["mosquitto", "mosquitto_sub", "mosquitto_passwd"].allSatisfy(commandAvailable)
 let opensslAvailable = commandAvailable("openssl")

@@ -7,13 +7,13 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 let samplesDirectory = packageRoot.appendingPathComponent("Samples")
 
 /// Whether `command` is on PATH.
-func commandAvailable(_ command: String) -> Bool { TestProcesses.available(command) }
+func commandAvailable(_ command: String) -> Bool { ExternalCommand.isAvailable(command) }
 
 let ffmpegAvailable = commandAvailable("ffmpeg")
 let rtspServerAvailable = TestProcesses.rtspCameraAvailable
 
 /// Runs `arguments` (the first is looked up on PATH) and waits; throws with stderr when it fails.
-func run(_ arguments: [String]) throws { try TestProcesses.run(arguments) }
+func run(_ arguments: [String]) throws { try ExternalCommand.run(arguments) }
 
 /// Starts `arguments` in the background (stdout and stderr to `log`).
 func start(_ arguments: [String], log: URL) throws -> Process { try TestProcesses.start(arguments, log: log) }

@@ -54,7 +54,8 @@ struct MediaContainerAnalysisTests {
 
     /// The final `event` records of an analysis of `inputs` (or of `video` with `audio`).
     static func events(
-        inputs: [String] = [], video: String? = nil, audio: String? = nil, configure: (inout OfflineAnalysis) -> Void = { _ in }
+        inputs: [String] = [], video: String? = nil, audio: String? = nil, limits: InputLimits = .default,
+        configure: (inout OfflineAnalysis) -> Void = { _ in }
     ) throws -> (rows: [EventRow], records: [OutputRecord], messages: [String], outcome: OfflineAnalysis.Outcome) {
         let (loaded, plan) = try PipelineFixtures.plan()
         let log = MessageLog()
@@ -67,7 +68,7 @@ struct MediaContainerAnalysisTests {
         }
         configure(&analysis)
         let sink = CollectingSink()
-        let outcome = try analysis.run(plan: plan, device: loaded.device, limits: .default) { [sink] }
+        let outcome = try analysis.run(plan: plan, device: loaded.device, limits: limits) { [sink] }
         let rows = sink.records.compactMap { record -> EventRow? in
             let json = record.json
             guard json["type"]?.stringValue == "event", let trigger = json["trigger"]?.stringValue,
@@ -168,5 +169,56 @@ struct MediaContainerAnalysisTests {
         // The truncated file's first half was analyzed, and the last input was analyzed in full.
         let files = Set(run.records.filter { $0.json["type"]?.stringValue == "event" }.compactMap { $0.json["file"]?.stringValue })
         #expect(files.contains(truncated.path) && files.contains(clips.m4a), "\(files)")
+    }
+
+    @Test("directories are searched for camera recordings too, and each is analyzed as such")
+    func directoryOfRecordings() throws {
+        let clips = try Clips.shared.get()
+        let folder = clips.directory.appendingPathComponent("camera")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["clip.mp4", "clip.m4a"] {
+            let target = folder.appendingPathComponent(name)
+            if !FileManager.default.fileExists(atPath: target.path) {
+                try FileManager.default.copyItem(at: clips.directory.appendingPathComponent(name), to: target)
+            }
+        }
+        let run = try Self.events(inputs: [folder.path])
+        #expect(run.outcome == .succeeded, "\(run.messages)")
+        let events = run.records.filter { $0.json["type"]?.stringValue == "event" }
+        let byFile = Dictionary(grouping: events) { $0.json["file"]?.stringValue ?? "" }
+        #expect(Set(byFile.keys) == ["clip.m4a", "clip.mp4"], "\(byFile.keys)")
+        #expect(byFile["clip.mp4"]?.contains { $0.json["trigger"]?.stringValue == "motion" } == true)
+        #expect(byFile["clip.m4a"]?.allSatisfy { $0.json["trigger"]?.stringValue != "motion" } == true)
+    }
+
+    @Test("the duration limit and the detectors' sample-rate range apply to containers, naming the file")
+    func containerLimits() throws {
+        let clips = try Clips.shared.get()
+        let long = try Self.events(inputs: [clips.mp4], limits: InputLimits(maxAudioDuration: 10))
+        #expect(long.outcome == .someInputsFailed)
+        #expect(long.messages.contains { $0.contains("clip.mp4") && $0.contains("10 s limit") }, "\(long.messages)")
+        let low = clips.directory.appendingPathComponent("4khz.mkv")
+        try ExternalCommand.run([
+            "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=4000:duration=2",
+            "-c:a", "pcm_s16le", low.path,
+        ])
+        let slow = try Self.events(inputs: [low.path])
+        #expect(slow.outcome == .someInputsFailed)
+        #expect(slow.messages.contains { $0.contains("4khz.mkv") && $0.contains("4000 Hz") }, "\(slow.messages)")
+    }
+
+    @Test("vigil bench speed times a camera recording's video (decoding, and with motion) and its audio")
+    func benchSpeedOnARecording() throws {
+        let clips = try Clips.shared.get()
+        let result = try CommandRunner.run(["bench", "speed", clips.mp4, "--repeat", "1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONValue.parse(result.stdout)
+        let rows = json["results"]?.arrayValue ?? []
+        func speed(_ name: String) -> Double? {
+            rows.first { $0["name"]?.stringValue == name }?["xRealTimePerCPUSecond"]?.doubleValue
+        }
+        for name in ["video decode at 5 fps", "video decode + motion", "decode only"] {
+            #expect((speed(name) ?? 0) > 1, "\(name): \(result.stdout)")
+        }
     }
 }

@@ -12,15 +12,8 @@ public enum TestProcesses {
         public init(description: String) { self.description = description }
     }
 
-    /// Whether `command` is on PATH.
-    public static func available(_ command: String) -> Bool { ExternalCommand.isAvailable(command) }
-
     /// Whether ffmpeg and Debian's rtsp-server-perl are installed (an RTSP camera can be served).
-    public static var rtspCameraAvailable: Bool { available("ffmpeg") && available("rtsp-server-perl") }
-
-    /// Runs `arguments` (the first is looked up on PATH) and waits.
-    /// - Throws: ``ExternalCommand/Failed`` with its standard error when it fails.
-    public static func run(_ arguments: [String]) throws { try ExternalCommand.run(arguments) }
+    public static var rtspCameraAvailable: Bool { ExternalCommand.isAvailable("ffmpeg") && ExternalCommand.isAvailable("rtsp-server-perl") }
 
     /// Starts `arguments` (the first looked up on PATH) in the background, stdout and stderr to `log`.
     public static func start(_ arguments: [String], log: URL) throws -> Process {
