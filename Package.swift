@@ -201,7 +201,7 @@ let package = Package(
             name: "VigilTestSupport",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilAudioIO", "VigilCore", "VigilDSP", "VigilDetectors",
-                "VigilScoring", "VigilTraining",
+                "VigilInference", "VigilScoring", "VigilSynth", "VigilTraining",
             ],
             path: "Tests/VigilTestSupport"),
 
@@ -217,7 +217,9 @@ let package = Package(
         .testTarget(
             name: "VigilAudioIOTests",
             dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "VigilAudioIO", "VigilSynth", "VigilCore"]),
-        .testTarget(name: "VigilDetectorsTests", dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth", "VigilCore"]),
+        .testTarget(
+            name: "VigilDetectorsTests",
+            dependencies: ["VigilDetectors", "VigilDSP", "VigilAudioIO", "VigilSynth", "VigilCore", "VigilTestSupport"]),
         .testTarget(name: "VigilScoringTests", dependencies: ["VigilScoring"]),
         .testTarget(
             name: "VigilTrainingTests",

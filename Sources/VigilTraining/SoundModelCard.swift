@@ -89,7 +89,8 @@ package enum SoundModelCard {
         s += "category (events of each label, seconds of event-free files) stays at or below 35 % of its total; the rest is "
         s += "training. Background beds mixed under scenes (vacuum, dishwasher, street...) are shared between the parts. "
         s +=
-            "Extra training negatives: 9 synthetic steady noises (white, pink, brown; 3 levels), 4 files of abrupt noise bursts (0.05-1 s, -45 to -6 dBFS) and 6 files of steady sine and square tones (150-4000 Hz, 0.2-2 s), 20 s each (glassBreak: the steady noises only).\n\n"
+            "Extra training negatives: 9 synthetic steady noises (white, pink, brown; 3 levels), 4 files of abrupt noise bursts (0.05-1 s, -45 to -6 dBFS) and 6 files of steady sine and square tones (150-4000 Hz, 0.2-2 s), 20 s each"
+        s += SoundModelRecipe.of(label: model.label).syntheticConfusers ? ".\n\n" : " (this model: the steady noises only).\n\n"
         if let count = model.training["extraNegativeFiles"]?.intValue, count > 0 {
             s += "Also \(count) extra negative recordings, for training only (never validation): "
             s += "\(model.training["extraNegativeSource"]?.stringValue ?? "given with --negatives").\n\n"
@@ -97,6 +98,11 @@ package enum SoundModelCard {
         if let count = model.training["extraPositiveFiles"]?.intValue, count > 0 {
             s += "Also \(count) extra labeled recordings, for training only (never validation): "
             s += "\(model.training["extraPositiveSource"]?.stringValue ?? "given with --positives").\n\n"
+        }
+        if let count = model.training["clipFiles"]?.intValue, count > 0 {
+            s += "Also \(count) clip-labelled recordings, for training only: "
+            s += "\(model.training["clipSource"]?.stringValue ?? "given with --clips"); only the activity regions of the label's "
+            s += "clips are taught as the label, every other clip is a negative (docs/sound-models.md, Cross-validation).\n\n"
         }
         s += "## Features (`\(spec.name)` v\(spec.version), \(spec.dimension) values per decision)\n\n"
         s += "Per STFT frame (standard shared STFT, ~23 ms frames, 50 % hop): \(spec.melBands) log-mel bands "
@@ -144,17 +150,21 @@ package enum SoundModelCard {
         }
         s += "\nSensitivity 1...10: logit(threshold) = logit(\(model.decision.threshold)) - "
         s += "\(model.decision.sensitivityLogitStep) x (level - 5); 5 is the validation-optimal threshold.\n\n"
-        s += "## Validation metrics (sensitivity 5, scorer VigilScoring, sed_eval-exact)\n\n"
-        func p(_ x: Double) -> String { String(Int((x * 1000).rounded())).paddedThousandths }
-        s += "| metric | value |\n|---|---|\n"
-        s +=
-            "| event F1, 0.5 s onset collar, offsets ignored | \(p(figures.event.f1)) (P \(p(figures.event.precision)), R \(p(figures.event.recall)); TP \(figures.event.truePositives), FP \(figures.event.falsePositives), FN \(figures.event.falseNegatives)) |\n"
-        s +=
-            "| event F1, sed_eval default (0.2 s onset collar, offsets within max(0.2 s, 50 %)) | \(p(figures.eventSedEvalDefault.f1)) (TP \(figures.eventSedEvalDefault.truePositives), FP \(figures.eventSedEvalDefault.falsePositives), FN \(figures.eventSedEvalDefault.falseNegatives)) |\n"
-        s +=
-            "| segment F1, 1 s segments | \(p(figures.segment.f1)) (TP \(figures.segment.truePositives), FP \(figures.segment.falsePositives), FN \(figures.segment.falseNegatives)) |\n"
-        s +=
-            "| false alarms on negative files | \(figures.negativeFalseAlarms) in \(p(figures.negativeHours)) h (\(p(figures.falseAlarmsPerHour))/h) |\n\n"
+        // With cross-validated figures the validation part's figures are not reported: the decision was chosen on that
+        // part, so they describe it and overstate what unseen recordings get.
+        if crossValidation == nil {
+            s += "## Validation metrics (sensitivity 5, scorer VigilScoring, sed_eval-exact)\n\n"
+            func p(_ x: Double) -> String { String(Int((x * 1000).rounded())).paddedThousandths }
+            s += "| metric | value |\n|---|---|\n"
+            s +=
+                "| event F1, 0.5 s onset collar, offsets ignored | \(p(figures.event.f1)) (P \(p(figures.event.precision)), R \(p(figures.event.recall)); TP \(figures.event.truePositives), FP \(figures.event.falsePositives), FN \(figures.event.falseNegatives)) |\n"
+            s +=
+                "| event F1, sed_eval default (0.2 s onset collar, offsets within max(0.2 s, 50 %)) | \(p(figures.eventSedEvalDefault.f1)) (TP \(figures.eventSedEvalDefault.truePositives), FP \(figures.eventSedEvalDefault.falsePositives), FN \(figures.eventSedEvalDefault.falseNegatives)) |\n"
+            s +=
+                "| segment F1, 1 s segments | \(p(figures.segment.f1)) (TP \(figures.segment.truePositives), FP \(figures.segment.falsePositives), FN \(figures.segment.falseNegatives)) |\n"
+            s +=
+                "| false alarms on negative files | \(figures.negativeFalseAlarms) in \(p(figures.negativeHours)) h (\(p(figures.falseAlarmsPerHour))/h) |\n\n"
+        }
         if let cv = crossValidation {
             s += "## Cross-validated figures (grouped, nested, \(cv.folds.count) folds, fold seed \(cv.seed); sensitivity 5)\n\n"
             s += "Development files and training clips are grouped by source recording; each fold is scored by a model trained "

@@ -164,4 +164,27 @@ package enum TrainingInputs {
         }
         return try EmbeddedModelsSource.render(files: models)
     }
+
+    /// The training run of `trigger` over the recordings of `audioDirectory` and the events of `labels`, with the extra
+    /// material of `vigil train`'s options: `negatives` (files or directories), `positives` (a directory with labels.tsv),
+    /// `clips` (a clip folder) and `provenance` (default: beside the labels). The paths are kept as given, for the model's
+    /// metadata and card. The error names the option, the file and the reason.
+    package static func run(
+        trigger: EventTriggerType, labels: String, audioDirectory: String, out: String, seed: UInt64, negatives: [String] = [],
+        positives: String? = nil, clips: String? = nil, provenance: String? = nil
+    ) throws(TrainingInputError) -> TrainingRun {
+        let input = try annotatedRecordings(labels: labels, audioDirectory: audioDirectory, label: trigger.rawValue)
+        var run = TrainingRun(
+            trigger: trigger, recordings: input.recordings, annotations: input.annotations, seed: seed, modelPath: out,
+            audioDirectory: audioDirectory, labelsPath: labels)
+        run.provenance = try Self.provenance(named: provenance, labels: labels) ?? []
+        if let positives {
+            let extra = try extraPositives(positives, label: trigger.rawValue)
+            run.positives = (recordings(extra.recordings), extra.events, positives)
+        }
+        if let clips { run.clips = (try clipList(clips), { clipAudioPath(clips, $0) }, clips) }
+        run.negatives = recordings(InputDiscovery.expand(negatives).recordings)
+        run.negativeSource = negatives.joined(separator: ", ")
+        return run
+    }
 }

@@ -76,6 +76,8 @@ package struct TrainingRun {
     package var modelPath: String
     /// The embedded-models source the card names, if any.
     package var embeddedIn: String?
+    /// Known weaknesses written into the model card, one per item (the shipped models' come from their recipe).
+    package var knownWeaknesses: [String] = []
     /// The recordings' directory, for the card and the metadata.
     package var audioDirectory: String
     /// The labels file, for the card.
@@ -129,9 +131,50 @@ package struct TrainingRun {
         return (samples, Double(rate))
     }
 
+    /// The training material of a run: every recording's features (the development files, the
+    /// synthetic, extra and clip material, and the augmented copies), their events and the split.
+    package struct Material {
+        /// Features of every recording the trees may train on, the augmented copies last.
+        package var features: [RecordingFeatures]
+        /// How many of `features` are augmented copies (at the end).
+        package var augmentedCount: Int
+        /// The decoded development files and, where room copies need them, clips.
+        var audio: [String: (samples: [Float], rate: Double)]
+        /// The events, with the clips' activity regions and the extra positives' events.
+        package var annotations: [LabelEvent]
+        /// Names of the development files that could be decoded.
+        package var files: [String]
+        /// Their durations (seconds).
+        var durations: [String: Double]
+        /// The development files of the validation part.
+        var validation: Set<String>
+        var voiceBackground: VoiceBackground
+        var options: TrainingOptions
+        var listedClips: [String: TrainingClip]
+        var clipByName: [String: TrainingClip]
+        var clipEvents: Int
+        var extraNegativeCount: Int
+        var extraPositiveCount: Int
+        var partlyLabelled: Set<String>
+        var augmentCopies: Int
+        var roomCopies: Int
+        var plan: CrossValidationPlan?
+        var backgroundOf: [String: String]
+        var resampledFeatures: [String: RecordingFeatures]
+
+        /// The hash the model file records as `dataHash`: every feature value, name and event
+        /// (``SoundModelTrainer/dataHash(recordings:annotations:)``).
+        package var dataHash: String { "fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations) }
+    }
+
     /// Trains the model. A recording that cannot be decoded is left out with a warning; `progress`
     /// hears of every step.
     package func run(progress: (TrainingProgress) -> Void) throws(TrainingRunError) -> Result {
+        try train(try material(progress: progress), progress: progress)
+    }
+
+    /// Reads and featurises the run's material, with the augmented copies, without training.
+    package func material(progress: (TrainingProgress) -> Void) throws(TrainingRunError) -> Material {
         let label = trigger.rawValue
         let recipe = SoundModelRecipe.of(trigger)
         guard annotations.contains(where: { $0.label == label }) else { throw TrainingRunError.noEvents(label: label) }
@@ -160,6 +203,11 @@ package struct TrainingRun {
         let validation = DevelopmentSet.validationFiles(
             provenance: provenance, files: files, annotations: annotations, durations: durations)
         let voiceBackground = DevelopmentSet.voiceBackground(provenance: provenance)
+        // Copies of the negatives as a camera at a lower rate records them (SoundModelRecipe.negativeRateCopies).
+        let withLabel = Set(annotations.filter { $0.label == label }.map(\.file))
+        for rec in features where recipe.rateCopiesOfLabel || !withLabel.contains(rec.name) {
+            if let copy = Self.rateCopy(rec.name, audio[rec.name], recipe: recipe) { features.append(copy) }
+        }
         for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed)
         where recipe.syntheticConfusers || !SoundModelTrainer.isSyntheticConfuser(name) {
             features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
@@ -196,6 +244,9 @@ package struct TrainingRun {
                         name: TrainingClip.namePrefix + clip.filename, samples: decoded.samples, sampleRate: decoded.rate)
                     features.append(rec)
                     clipByName[rec.name] = clip
+                    if recipe.rateCopiesOfLabel || clip.label != label, let copy = Self.rateCopy(rec.name, decoded, recipe: recipe) {
+                        features.append(copy)
+                    }
                     if let scored = Self.resampledFeatures(rec.name, decoded, to: scoringRate) { resampledFeatures[rec.name] = scored }
                     // Kept for the room copies: the label's clips (sounds) and the negatives (backgrounds).
                     if roomCopies > 0 && (clip.label == label || clip.label == TrainingClip.negativeLabel) { audio[rec.name] = decoded }
@@ -212,13 +263,7 @@ package struct TrainingRun {
         }
         let partlyLabelled = Set(clipByName.filter { $0.value.label == label }.keys)
         let augmentCopies = copies ?? recipe.augmentedCopies
-        var crossValidation: CrossValidationReport?
-        if let folds = crossValidationFolds {
-            crossValidation = Self.crossValidate(
-                label: label, recordings: features, audio: audio, devFiles: files, provenance: provenance, annotations: annotations,
-                durations: durations, clips: listedClips, voiceBackground: voiceBackground, copies: augmentCopies, folds: folds, seed: seed,
-                options: options, roomCopies: roomCopies, scoredFeatures: resampledFeatures, progress: progress)
-        }
+        let unaugmented = features.count
         // Out-of-fold choice: the folds of the cross-validation over every recording; the trees train on everything,
         // and every file is copied with a background of its own fold (as in the cross-validation).
         var plan: CrossValidationPlan?
@@ -242,18 +287,54 @@ package struct TrainingRun {
             features += copies.recordings
             backgroundOf = copies.backgroundOf
         }
+        return Material(
+            features: features, augmentedCount: features.count - unaugmented, audio: audio, annotations: annotations, files: files,
+            durations: durations, validation: validation, voiceBackground: voiceBackground, options: options, listedClips: listedClips,
+            clipByName: clipByName, clipEvents: clipEvents, extraNegativeCount: extraNegativeFeatures.count,
+            extraPositiveCount: extraPositives, partlyLabelled: partlyLabelled, augmentCopies: augmentCopies, roomCopies: roomCopies,
+            plan: plan, backgroundOf: backgroundOf, resampledFeatures: resampledFeatures)
+    }
+
+    /// Cross-validates (when asked), then trains the model and writes its card, on `material`.
+    package func train(_ material: Material, progress: (TrainingProgress) -> Void) throws(TrainingRunError) -> Result {
+        let label = trigger.rawValue
+        let m = material
+        let files = m.files
+        let durations = m.durations
+        let annotations = m.annotations
+        let features = m.features
+        let validation = m.validation
+        let voiceBackground = m.voiceBackground
+        let options = m.options
+        let clipByName = m.clipByName
+        let partlyLabelled = m.partlyLabelled
+        let augmentCopies = m.augmentCopies
+        let roomCopies = m.roomCopies
+        let plan = m.plan
+        let backgroundOf = m.backgroundOf
+        let clipEvents = m.clipEvents
+        let extraPositives = m.extraPositiveCount
+        var crossValidation: CrossValidationReport?
+        if let folds = crossValidationFolds {
+            crossValidation = Self.crossValidate(
+                label: label, recordings: Array(features.dropLast(m.augmentedCount)), audio: m.audio, devFiles: files,
+                provenance: provenance, annotations: annotations,
+                durations: durations, clips: m.listedClips, voiceBackground: voiceBackground, copies: augmentCopies, folds: folds,
+                seed: seed,
+                options: options, roomCopies: roomCopies, scoredFeatures: m.resampledFeatures, progress: progress)
+        }
         // The data are identified by their hash, not by a date: a file's modification time changes
         // when the same data are copied, and the model file would then differ.
         var metadata: [(String, JSONValue)] = [
-            ("dataHash", .string("fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations))),
+            ("dataHash", .string(m.dataHash)),
             ("data", .string("\((audioDirectory as NSString).lastPathComponent) (\(files.count) files)")),
             ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
         ]
         if roomCopies > 0 { metadata.append(("roomAugmentedCopies", .number(Double(roomCopies)))) }
-        if !extraNegativeFeatures.isEmpty {
+        if m.extraNegativeCount > 0 {
             metadata += [
-                ("extraNegativeFiles", .number(Double(extraNegativeFeatures.count))),
-                ("extraNegativeSource", .string("\(extraNegativeFeatures.count) files from \(negativeSource)")),
+                ("extraNegativeFiles", .number(Double(m.extraNegativeCount))),
+                ("extraNegativeSource", .string("\(m.extraNegativeCount) files from \(negativeSource)")),
             ]
         }
         if extraPositives > 0 {
@@ -279,7 +360,7 @@ package struct TrainingRun {
                 modelPath: modelPath, embeddedIn: embeddedIn, recordings: audioDirectory, labels: labelsPath, fileCount: files.count,
                 seconds: files.reduce(0) { $0 + durations[$1]! },
                 eventCount: annotations.filter { $0.label == label && durations[$0.file] != nil }.count),
-            weaknesses: [], crossValidation: crossValidation)
+            weaknesses: knownWeaknesses, crossValidation: crossValidation)
         return Result(
             model: model, figures: figures, card: card, crossValidation: crossValidation, files: files.count,
             validationFiles: validation.count)
@@ -402,6 +483,15 @@ extension TrainingRun {
                 "\(label): \(result.recordings.count) augmented copies of \(items.count) recordings (\(Int(Date().timeIntervalSince(started))) s)"
             ))
         return result
+    }
+
+    /// The copy of the recording `name` that `recipe` asks for: resampled to its
+    /// ``SoundModelRecipe/negativeRateCopies`` rate and named "NAME#rRATE" (a copy follows its item into every fold
+    /// and part); nil when the recipe makes none or the recording is not above that rate.
+    static func rateCopy(_ name: String, _ decoded: (samples: [Float], rate: Double)?, recipe: SoundModelRecipe) -> RecordingFeatures? {
+        guard let rate = recipe.negativeRateCopies, let decoded, decoded.rate > Double(rate) else { return nil }
+        let samples = BandLimitedResampler.resample(decoded.samples, from: decoded.rate, to: Double(rate))
+        return SoundModelTrainer.extractFeatures(name: "\(name)#r\(rate)", samples: samples, sampleRate: Double(rate))
     }
 
     /// Features of `decoded` resampled to `rate` (nil when no rate is given or the recording is not above it).

@@ -19,6 +19,9 @@ struct UnseenBarkCheck: ParsableCommand {
     @Argument(help: "Directory of bark clips (.wav, .ogg, .flac).")
     var directory: String
 
+    @Option(name: .customLong("model"), help: "LABEL=FILE: score this model file instead of the shipped one (repeatable).")
+    var models: [String] = []
+
     static let directory = ProcessInfo.processInfo.environment["VIGIL_BARKCHECK"]
 
     /// Signal-to-noise ratios of the bouts: the clip's RMS over its samples above a tenth of its
@@ -63,6 +66,7 @@ struct UnseenBarkCheck: ParsableCommand {
         let clips = try FileManager.default.contentsOfDirectory(atPath: dir)
             .filter { [".wav", ".ogg", ".flac"].contains(where: $0.lowercased().hasSuffix) }.sorted()
         guard !clips.isEmpty else { throw ValidationError("\(dir): no audio (.wav, .ogg, .flac)") }
+        let replacements = try ModelReplacement.load(models)
         let dev = try DevData.load()
         let backgrounds = dev.files.filter { $0.hasPrefix("negbg_") }
         guard !backgrounds.isEmpty else { throw ValidationError("no negbg_ backgrounds in the development set") }
@@ -81,7 +85,8 @@ struct UnseenBarkCheck: ParsableCommand {
                 recordings.append(
                     RecordingFeatures(name: name, duration: Double(samples.count) / clip.sampleRate, sampleRate: clip.sampleRate))
                 for level in [5, 8, 10] {
-                    let settings = DetectorSettings(sensitivity: [.dogBark: Sensitivity(level)])
+                    var settings = DetectorSettings(sensitivity: [.dogBark: Sensitivity(level)])
+                    settings.models = replacements
                     let events = runLearned(samples, rate: clip.sampleRate, triggers: [.dogBark], settings: settings).map {
                         TrackedEvent(
                             onset: $0.start, offset: $0.end, detectedAt: $0.detectedAt, peakProbability: $0.confidence, meanProbability: 0)

@@ -113,22 +113,13 @@ struct TrainCommand: ParsableCommand {
     }
 
     func run() throws {
-        var input: (annotations: [LabelEvent], recordings: [TrainingRecording]) = ([], [])
-        try Self.usage { input = try TrainingInputs.annotatedRecordings(labels: labels, audioDirectory: audioDir, label: trigger.rawValue) }
-        var training = TrainingRun(
-            trigger: trigger, recordings: input.recordings, annotations: input.annotations, seed: seed, modelPath: out,
-            audioDirectory: audioDir, labelsPath: labels)
+        var training: TrainingRun!
         try Self.usage {
-            training.provenance = try TrainingInputs.provenance(named: provenance, labels: labels) ?? []
-            if let positives {
-                let extra = try TrainingInputs.extraPositives(positives, label: trigger.rawValue)
-                training.positives = (TrainingInputs.recordings(extra.recordings), extra.events, positives)
-            }
-            if let clips { training.clips = (try TrainingInputs.clipList(clips), { TrainingInputs.clipAudioPath(clips, $0) }, clips) }
+            training = try TrainingInputs.run(
+                trigger: trigger, labels: labels, audioDirectory: audioDir, out: out, seed: seed, negatives: negatives,
+                positives: positives, clips: clips, provenance: provenance)
         }
         training.copies = copies
-        training.negatives = TrainingInputs.recordings(InputDiscovery.expand(negatives).recordings)
-        training.negativeSource = negatives.joined(separator: ", ")
         training.crossValidationFolds = crossValidate ? folds : nil
         training.choiceFolds = folds
         training.roomCopies = augment

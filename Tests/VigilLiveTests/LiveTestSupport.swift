@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import VigilControl
 import VigilCore
+import VigilDetectors
 import VigilDevice
 import VigilLive
 import VigilServerTesting
@@ -46,13 +47,15 @@ enum LiveTestSupport {
         var server: LiveServer
     }
 
-    static func stack(device: Device, sampleRate: Double = 16_000, token: String? = nil, clientBuffer: Int = 512, name: String = "test")
-        -> Stack
-    {
+    static func stack(
+        device: Device, sampleRate: Double = 16_000, token: String? = nil, clientBuffer: Int = 512, name: String = "test",
+        settings: DetectorSettings = DetectorSettings()
+    ) -> Stack {
         let controller = DeviceController(device: device)
         let metrics = LiveMetrics()
         let hub = EventHub(clientBufferCapacity: clientBuffer, historyCapacity: 4096, metrics: metrics)
-        let session = LiveSession(sampleRate: sampleRate, sourceName: name, device: controller, hub: hub, metrics: metrics)
+        let session = LiveSession(
+            sampleRate: sampleRate, sourceName: name, device: controller, settings: settings, hub: hub, metrics: metrics)
         // Under a sanitizer a test's client may wait behind the CPU-heavy suites for minutes between two
         // requests: the server's timeouts stretch as the tests' own limits do.
         let configuration = LiveServerConfiguration(

@@ -231,7 +231,9 @@ final class Feeder: @unchecked Sendable {
     func feed(until time: Double) {
         let rate = Double(renderer.scenario.sampleRate)
         while renderer.time < time - 1e-9 {
-            published += session.process(renderer.next(maxSamples: min(Int(rate / 100), Int(((time - renderer.time) * rate).rounded()))))
+            // At least one sample: a remainder under half a sample would otherwise round to none, forever.
+            let samples = max(1, min(Int(rate / 100), Int(((time - renderer.time) * rate).rounded())))
+            published += session.process(renderer.next(maxSamples: samples))
         }
     }
 }

@@ -207,6 +207,12 @@ package enum DevData {
         /// What makes the missing file.
         package var fix = "run `make training-music` (renders Models/music-negatives with FluidSynth)"
         package var description: String { "\(path) is missing: \(fix)" }
+
+        /// Names the missing `path` and what makes it.
+        package init(path: String, fix: String = "run `make training-music` (renders Models/music-negatives with FluidSynth)") {
+            self.path = path
+            self.fix = fix
+        }
     }
 
     /// Where `make training-words` writes Models/word-positives/generate.py's recordings and their labels.tsv.

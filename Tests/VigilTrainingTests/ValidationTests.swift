@@ -7,10 +7,13 @@ import VigilTestSupport
 import VigilTraining
 
 /// The validation part of the development set, run through the shipped detectors as a stream
-/// would (shared STFT, registry, embedded models), scored with VigilScoring (sed_eval-exact).
+/// would (shared STFT, registry, embedded models), scored with VigilScoring (sed_eval-exact). The
+/// shipped trees never trained on this part, but their decision was chosen on it, so its figures
+/// overstate unseen recordings: the docs report the cross-validated figures, and this test guards
+/// against regressions of the shipped detectors.
 @Suite("Validation split", .serialized)
 struct ValidationTests {
-    @Test("targets on the validation split", .enabled(if: DevData.available, "needs ../shared/data"))
+    @Test("regression floors on the validation split", .enabled(if: DevData.available, "needs ../shared/data"))
     func validation() throws {
         let dev = try DevData.load()
         let files = dev.files.filter { dev.validation.contains($0) }
@@ -48,9 +51,9 @@ struct ValidationTests {
             ("glassBreak", figures["glassBreak"]!.event.f1, 0.85, true),
             ("personTalking", figures["personTalking"]!.segment.f1, 0.90, true),
         ]
-        // Measured with the shipped models: dogBark 0.474 (docs/sound-models.md: its music negatives put
-        // its operating point at 0 false alarms, at the cost of recall).
-        let floors: [String: Double] = ["dogBark": 0.47]
+        // Measured with the shipped models: dogBark 0.513 (its cross-validated event F1 is far under the target,
+        // docs/sound-models.md).
+        let floors: [String: Double] = ["dogBark": 0.51]
         for (label, value, target, met) in targets {
             print("\(label): \(String(format: "%.3f", value)) vs target \(target): \(value >= target ? "met" : "NOT MET")")
             if met {
@@ -59,9 +62,8 @@ struct ValidationTests {
                 #expect(value >= floors[label]!, "\(label) below its measured floor")
             }
         }
-        // At most 1 false alarm per hour on the negatives: met by all three on the validation part (dogBark
-        // since its music negatives; before, 1 in 0.145 h on a street-music clip in scene_neg_058). The
-        // cross-fitted estimate over the whole development set is higher (docs/sound-models.md).
+        // At most 1 false alarm per hour on the validation part's negatives: met by all three. The
+        // cross-validated rates, on more and other negatives, are higher (docs/sound-models.md).
         for (label, fig) in figures {
             print(
                 "\(label): \(fig.negativeFalseAlarms) false alarms in \(fig.negativeHours) h vs target 1/h: \(fig.falseAlarmsPerHour <= 1 ? "met" : "NOT MET")"
