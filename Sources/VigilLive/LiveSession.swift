@@ -135,13 +135,13 @@ public final class LiveSession: @unchecked Sendable {
         state = NIOLockedValueBox(State(engine: EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)))
     }
 
-    /// Whether this session analyzes video frames only (a video session).
+    /// Whether only video frames are analyzed (a stream without audio).
     public var isVideo: Bool { motion != nil && audio == nil }
 
-    /// Whether this session analyzes audio blocks (an audio session, or one with audio and video).
+    /// Whether audio blocks are analyzed (a stream with audio, with or without video).
     public var analyzesAudio: Bool { audio != nil }
 
-    /// Whether this session analyzes video frames (a video session, or one with audio and video).
+    /// Whether video frames are analyzed (a stream with video, with or without audio).
     public var analyzesVideo: Bool { motion != nil }
 
     /// Media time consumed so far (seconds): the end of the last audio block, or the time of

@@ -49,8 +49,6 @@ package struct SoundModelRecipe: Sendable {
     /// this rate (Hz), as a camera recording at that rate holds it, so that the look of a low-rate recording is
     /// not evidence for the label (personTalking: its 800 spoken words are 16 kHz recordings).
     package var negativeRateCopies: Int?
-    /// Whether the recordings of the label get those copies too (sharing their events).
-    package var rateCopiesOfLabel = false
     /// The known weaknesses written into the shipped model's card, one per item.
     package var knownWeaknesses: [String]
 
@@ -89,7 +87,7 @@ package struct SoundModelRecipe: Sendable {
             "Its operating point favours few false alarms over recall: the threshold is chosen on the inner validation part by event F1 less 0.05 per false alarm per hour above 1, and lands at 0.85-0.98 in the folds. Users who want more barks raise the sensitivity (level 10 is a much lower threshold).",
             "Barks of dogs unlike those in the data are often missed (docs/sound-models.md, \"Unseen barks\": sound effects from Debian packages), and so are barks under a loud background.",
             "Barks less than the merge gap (0.5 s) apart are reported as one event, and reverberation or background can fill a longer pause.",
-            "Features above 8 kHz are not used (their scale differs between the sources and at 16 kHz they do not exist), so the model behaves alike at 16 and 44.1 kHz (docs/sound-models.md, \"16 kHz\").",
+            "Features above 8 kHz are not used (their scale differs between the sources and at 16 kHz they do not exist), so the model behaves alike at 16 and 44.1 kHz (docs/sound-models.md, \"Cross-validation\").",
         ]
 
         var glassBreak = generic(.glassBreak)
@@ -110,7 +108,7 @@ package struct SoundModelRecipe: Sendable {
             "Trained on 55 glass events of the development set (Ring/Infineon test recordings and one small repository, many normalised to -36 dBFS) and 90 one-second glass clips from 8 recordings; real windows broken in a home may differ.",
             "The one-second clips are cut at the impact, so the background floor starts on the sound and many of them are missed (their clip recall above).",
             "Confusers in the data are impacts, dishes and the negative clips; keys, cutlery, mail-slot clanks and clapping are untested. Percussive passages of music can pass (docs/sound-models.md, \"Music no model has heard\").",
-            "Below 32 kHz sampling the shatter band above 8 kHz is missing and the model, trained at the sources' rates, finds almost nothing at 16 kHz (docs/sound-models.md, \"16 kHz\"). A camera that records at 16 kHz or less cannot use this detector.",
+            "Below 32 kHz sampling the shatter band above 8 kHz is missing and the model, trained at the sources' rates, finds almost nothing at 16 kHz (docs/sound-models.md, \"Cross-validation\"). A camera that records at 16 kHz or less cannot use this detector.",
             "The threshold at sensitivity 5 is near the top of the trainer's grid: lower thresholds admit false alarms on impacts, and quiet glass inside scenes is missed.",
         ]
 
@@ -130,7 +128,7 @@ package struct SoundModelRecipe: Sendable {
             "Single words of speakers unlike those in the data are its weakest kind of speech: the worst fold above holds the spoken digits of a speaker the other folds do not have.",
             "Distant voices in children-playing, room-ambience and street-music material are not labelled: the model is neither trained on those regions as negatives nor scored there (VoiceBackground), so it may or may not report them.",
             "TV/radio speech and music with vocals are reported as speech (no separate label), and instrumental music often is too (docs/sound-models.md, \"Music no model has heard\"): music in a room causes false alarms.",
-            "At 16 kHz it reports many more false alarms than at 44.1 kHz (docs/sound-models.md, \"16 kHz\"): its spoken words are 16 kHz recordings and most negatives are not, so the look of a 16 kHz recording counts as evidence for speech.",
+            "At 16 kHz it reports many more false alarms than at 44.1 kHz (docs/sound-models.md, \"Cross-validation\"): its spoken words are 16 kHz recordings and most negatives are not, so the look of a 16 kHz recording counts as evidence for speech.",
         ]
         return [.dogBark: dogBark, .glassBreak: glassBreak, .personTalking: personTalking]
     }()

@@ -205,7 +205,7 @@ package struct TrainingRun {
         let voiceBackground = DevelopmentSet.voiceBackground(provenance: provenance)
         // Copies of the negatives as a camera at a lower rate records them (SoundModelRecipe.negativeRateCopies).
         let withLabel = Set(annotations.filter { $0.label == label }.map(\.file))
-        for rec in features where recipe.rateCopiesOfLabel || !withLabel.contains(rec.name) {
+        for rec in features where !withLabel.contains(rec.name) {
             if let copy = Self.rateCopy(rec.name, audio[rec.name], recipe: recipe) { features.append(copy) }
         }
         for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed)
@@ -244,9 +244,7 @@ package struct TrainingRun {
                         name: TrainingClip.namePrefix + clip.filename, samples: decoded.samples, sampleRate: decoded.rate)
                     features.append(rec)
                     clipByName[rec.name] = clip
-                    if recipe.rateCopiesOfLabel || clip.label != label, let copy = Self.rateCopy(rec.name, decoded, recipe: recipe) {
-                        features.append(copy)
-                    }
+                    if clip.label != label, let copy = Self.rateCopy(rec.name, decoded, recipe: recipe) { features.append(copy) }
                     if let scored = Self.resampledFeatures(rec.name, decoded, to: scoringRate) { resampledFeatures[rec.name] = scored }
                     // Kept for the room copies: the label's clips (sounds) and the negatives (backgrounds).
                     if roomCopies > 0 && (clip.label == label || clip.label == TrainingClip.negativeLabel) { audio[rec.name] = decoded }
@@ -296,74 +294,58 @@ package struct TrainingRun {
     }
 
     /// Cross-validates (when asked), then trains the model and writes its card, on `material`.
-    package func train(_ material: Material, progress: (TrainingProgress) -> Void) throws(TrainingRunError) -> Result {
+    package func train(_ m: Material, progress: (TrainingProgress) -> Void) throws(TrainingRunError) -> Result {
         let label = trigger.rawValue
-        let m = material
-        let files = m.files
-        let durations = m.durations
-        let annotations = m.annotations
-        let features = m.features
-        let validation = m.validation
-        let voiceBackground = m.voiceBackground
-        let options = m.options
-        let clipByName = m.clipByName
-        let partlyLabelled = m.partlyLabelled
-        let augmentCopies = m.augmentCopies
-        let roomCopies = m.roomCopies
-        let plan = m.plan
-        let backgroundOf = m.backgroundOf
-        let clipEvents = m.clipEvents
-        let extraPositives = m.extraPositiveCount
         var crossValidation: CrossValidationReport?
         if let folds = crossValidationFolds {
+            // The folds make their own augmented copies, each from its own fold's recordings.
             crossValidation = Self.crossValidate(
-                label: label, recordings: Array(features.dropLast(m.augmentedCount)), audio: m.audio, devFiles: files,
-                provenance: provenance, annotations: annotations,
-                durations: durations, clips: m.listedClips, voiceBackground: voiceBackground, copies: augmentCopies, folds: folds,
-                seed: seed,
-                options: options, roomCopies: roomCopies, scoredFeatures: m.resampledFeatures, progress: progress)
+                label: label, recordings: Array(m.features.dropLast(m.augmentedCount)), audio: m.audio, devFiles: m.files,
+                provenance: provenance, annotations: m.annotations, durations: m.durations, clips: m.listedClips,
+                voiceBackground: m.voiceBackground, copies: m.augmentCopies, folds: folds, seed: seed, options: m.options,
+                roomCopies: m.roomCopies, scoredFeatures: m.resampledFeatures, progress: progress)
         }
         // The data are identified by their hash, not by a date: a file's modification time changes
         // when the same data are copied, and the model file would then differ.
         var metadata: [(String, JSONValue)] = [
             ("dataHash", .string(m.dataHash)),
-            ("data", .string("\((audioDirectory as NSString).lastPathComponent) (\(files.count) files)")),
-            ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(augmentCopies))),
+            ("data", .string("\((audioDirectory as NSString).lastPathComponent) (\(m.files.count) files)")),
+            ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(m.augmentCopies))),
         ]
-        if roomCopies > 0 { metadata.append(("roomAugmentedCopies", .number(Double(roomCopies)))) }
+        if m.roomCopies > 0 { metadata.append(("roomAugmentedCopies", .number(Double(m.roomCopies)))) }
         if m.extraNegativeCount > 0 {
             metadata += [
                 ("extraNegativeFiles", .number(Double(m.extraNegativeCount))),
                 ("extraNegativeSource", .string("\(m.extraNegativeCount) files from \(negativeSource)")),
             ]
         }
-        if extraPositives > 0 {
+        if m.extraPositiveCount > 0 {
             metadata += [
-                ("extraPositiveFiles", .number(Double(extraPositives))),
-                ("extraPositiveSource", .string("\(extraPositives) files from \(positives?.source ?? "")")),
+                ("extraPositiveFiles", .number(Double(m.extraPositiveCount))),
+                ("extraPositiveSource", .string("\(m.extraPositiveCount) files from \(positives?.source ?? "")")),
             ]
         }
-        if !clipByName.isEmpty {
+        if !m.clipByName.isEmpty {
             let source =
-                "\(clipByName.count) clips from \(clips?.source ?? "") (\(partlyLabelled.count) of the label, \(clipEvents) activity regions)"
-            metadata += [("clipFiles", .number(Double(clipByName.count))), ("clipSource", .string(source))]
+                "\(m.clipByName.count) clips from \(clips?.source ?? "") (\(m.partlyLabelled.count) of the label, \(m.clipEvents) activity regions)"
+            metadata += [("clipFiles", .number(Double(m.clipByName.count))), ("clipSource", .string(source))]
         }
         if let crossValidation { metadata.append(("crossValidation", crossValidation.json)) }
         let (model, figures) = SoundModelTrainer.train(
-            label: label, recordings: features, annotations: annotations, validation: validation, voiceBackground: voiceBackground,
-            seed: seed, options: options, metadata: metadata, partlyLabelled: partlyLabelled,
-            choiceFolds: plan?.innerFolds(outerFold: -1) ?? [], backgroundOf: backgroundOf)
+            label: label, recordings: m.features, annotations: m.annotations, validation: m.validation, voiceBackground: m.voiceBackground,
+            seed: seed, options: m.options, metadata: metadata, partlyLabelled: m.partlyLabelled,
+            choiceFolds: m.plan?.innerFolds(outerFold: -1) ?? [], backgroundOf: m.backgroundOf)
         let card = SoundModelCard.markdown(
-            model: model, figures: figures, provenance: provenance, validation: validation,
-            trainingFileCount: files.count - validation.count,
+            model: model, figures: figures, provenance: provenance, validation: m.validation,
+            trainingFileCount: m.files.count - m.validation.count,
             data: SoundModelCard.TrainingData(
-                modelPath: modelPath, embeddedIn: embeddedIn, recordings: audioDirectory, labels: labelsPath, fileCount: files.count,
-                seconds: files.reduce(0) { $0 + durations[$1]! },
-                eventCount: annotations.filter { $0.label == label && durations[$0.file] != nil }.count),
+                modelPath: modelPath, embeddedIn: embeddedIn, recordings: audioDirectory, labels: labelsPath, fileCount: m.files.count,
+                seconds: m.files.reduce(0) { $0 + m.durations[$1]! },
+                eventCount: m.annotations.filter { $0.label == label && m.durations[$0.file] != nil }.count),
             weaknesses: knownWeaknesses, crossValidation: crossValidation)
         return Result(
-            model: model, figures: figures, card: card, crossValidation: crossValidation, files: files.count,
-            validationFiles: validation.count)
+            model: model, figures: figures, card: card, crossValidation: crossValidation, files: m.files.count,
+            validationFiles: m.validation.count)
     }
 
     /// Features of extra training recordings made by `extract`; a file that cannot be decoded is left
@@ -485,7 +467,7 @@ extension TrainingRun {
         return result
     }
 
-    /// The copy of the recording `name` that `recipe` asks for: resampled to its
+    /// The copy of the negative recording `name` that `recipe` asks for: resampled to its
     /// ``SoundModelRecipe/negativeRateCopies`` rate and named "NAME#rRATE" (a copy follows its item into every fold
     /// and part); nil when the recipe makes none or the recording is not above that rate.
     static func rateCopy(_ name: String, _ decoded: (samples: [Float], rate: Double)?, recipe: SoundModelRecipe) -> RecordingFeatures? {

@@ -327,6 +327,37 @@ struct TrainCommandTests {
         #expect(perFold.compactMap { $0["devFiles"]?.intValue }.reduce(0, +) == 8)
         #expect(model["training"]?["clipFiles"]?.intValue == 6)
         #expect(card.contains("## Cross-validated figures (grouped, nested, 2 folds"), "\(card)")
+        // The clips are named in the card, and the validation part's figures are not reported beside the cross-validated ones.
+        #expect(card.contains("Also 6 clip-labelled recordings, for training only"), "\(card)")
+        #expect(!card.contains("## Validation metrics"), "\(card)")
+    }
+
+    @Test(
+        "personTalking also trains on 16 kHz copies of every recording without speech; copies of its speech and other labels' copies are not made"
+    )
+    func negativeRateCopies() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The data set's 22.05 kHz files, its four event files relabelled as speech.
+        let dogLabels = try Self.makeDataset(in: dir)
+        let labels = dir.appendingPathComponent("speech.tsv").path
+        try String(contentsOfFile: dogLabels, encoding: .utf8).replacingOccurrences(of: "dogBark", with: "personTalking")
+            .write(toFile: labels, atomically: true, encoding: .utf8)
+        let audio = dir.appendingPathComponent("audio").path
+        func material(_ trigger: EventTriggerType, _ labels: String) throws -> TrainingRun.Material {
+            try TrainingInputs.run(
+                trigger: trigger, labels: labels, audioDirectory: audio, out: dir.appendingPathComponent("m.json").path, seed: 1
+            ).material { _ in }
+        }
+        let speech = try material(.personTalking, labels)
+        let copies = speech.features.filter { $0.name.hasSuffix("#r16000") }
+        #expect(copies.map(\.name).sorted() == (4..<8).map { "clip\($0).wav#r16000" })
+        #expect(copies.allSatisfy { $0.sampleRate == 16_000 && !$0.matrix.isEmpty })
+        // A copy is the recording as a 16 kHz camera records it, not the recording again.
+        let original = try #require(speech.features.first { $0.name == "clip4.wav" })
+        let copy = try #require(copies.first { $0.name == "clip4.wav#r16000" })
+        #expect(original.sampleRate == 22_050 && abs(copy.duration - original.duration) < 0.01 && copy.matrix != original.matrix)
+        #expect(try material(.dogBark, dogLabels).features.allSatisfy { !$0.name.contains("#r") })
     }
 
     @Test(
