@@ -68,11 +68,22 @@ public final class LearnedSoundDetector: SpectralDetector {
         do { return try loadShippedModel(for: trigger) } catch { fatalError(error.description) }
     }
 
-    /// A detector for `trigger` with the shipped model, or nil if `trigger` has no learned detector.
+    /// The shipped model for `trigger` on a stream at `sampleRate` Hz: below ``SoundModel/lowRateLimit`` the
+    /// label's low-rate model (``SoundModel/trainingRate``) where it has one, else its model; nil if `trigger`
+    /// has no learned detector. Stops the program like ``shippedModel(for:)`` when the embedded model does not load.
+    public static func shippedModel(for trigger: EventTriggerType, sampleRate: Double) -> SoundModel? {
+        if sampleRate < Double(SoundModel.lowRateLimit), let lowRate = ShippedModels.lowRateByTrigger[trigger] {
+            do { return try lowRate.get() } catch { fatalError(error.description) }
+        }
+        return shippedModel(for: trigger)
+    }
+
+    /// A detector for `trigger` with the shipped model for the stream's rate
+    /// (``shippedModel(for:sampleRate:)``), or nil if `trigger` has no learned detector.
     public static func shipped(
         for trigger: EventTriggerType, configuration: STFTConfiguration, sensitivity: Sensitivity
     ) -> LearnedSoundDetector? {
-        guard let model = shippedModel(for: trigger) else { return nil }
+        guard let model = shippedModel(for: trigger, sampleRate: configuration.sampleRate) else { return nil }
         return LearnedSoundDetector(trigger: trigger, model: model, configuration: configuration, sensitivity: sensitivity)
     }
 
@@ -147,8 +158,16 @@ package enum ShippedModels {
             ($0, decode(label: $0.rawValue, text: EmbeddedModels.text(for: $0)))
         })
 
-    /// Decodes the embedded `text` of the model of `label` (nil: none is embedded).
-    package static func decode(label: String, text: String?) -> Result<SoundModel, ShippedModelError> {
+    /// The embedded low-rate models (for streams below ``SoundModel/lowRateLimit``), parsed once, by trigger:
+    /// only the triggers that have one.
+    static let lowRateByTrigger: [EventTriggerType: Result<SoundModel, ShippedModelError>] = Dictionary(
+        uniqueKeysWithValues: [EventTriggerType.dogBark, .glassBreak, .personTalking].compactMap { trigger in
+            EmbeddedModels.lowRateText(for: trigger).map { (trigger, decode(label: trigger.rawValue, text: $0, lowRate: true)) }
+        })
+
+    /// Decodes the embedded `text` of the model of `label` (nil: none is embedded); `lowRate`: the text must be a
+    /// low-rate model (``SoundModel/trainingRate`` set), else it must not be one.
+    package static func decode(label: String, text: String?, lowRate: Bool = false) -> Result<SoundModel, ShippedModelError> {
         guard let text else {
             return .failure(ShippedModelError(label: label, reason: "no embedded model (EmbeddedModels.swift has none)"))
         }
@@ -158,6 +177,12 @@ package enum ShippedModels {
         }
         guard model.label == label else {
             return .failure(ShippedModelError(label: label, reason: "the embedded text is the model of \(model.label)"))
+        }
+        guard (model.trainingRate != nil) == lowRate else {
+            return .failure(
+                ShippedModelError(
+                    label: label,
+                    reason: lowRate ? "the embedded low-rate model has no trainingRate" : "the embedded model is a low-rate model"))
         }
         return .success(model)
     }

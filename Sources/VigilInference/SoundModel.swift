@@ -29,6 +29,15 @@ public struct SoundModel: Sendable, Hashable {
     public var decision: DecisionParameters
     /// Training metadata (seed, data hash, split, counts, validation metrics), kept as JSON.
     public var training: JSONValue
+    /// The rate (Hz) a low-rate model was trained at, every recording above it resampled to it; nil for a
+    /// model trained on every recording at its own rate. A low-rate model serves streams below
+    /// ``lowRateLimit`` (``SoundModelSet/model(forStreamRate:)``).
+    public var trainingRate: Int?
+
+    /// Streams below this rate (Hz) use a label's low-rate model where it has one: below 32 kHz the
+    /// band above 8 kHz, where glass shatters, is cut or missing, and a model trained on it misses
+    /// the sound.
+    public static let lowRateLimit = 32_000
 
     /// Creates a model.
     public init(label: String, modelVersion: Int, classifier: GradientBoostedTrees, decision: DecisionParameters, training: JSONValue) {
@@ -76,15 +85,16 @@ public struct SoundModel: Sendable, Hashable {
                         ]))
                 ))
         }
-        return .object(
-            JSONObject([
-                ("format", .string(Self.format)), ("version", .number(Double(Self.formatVersion))),
-                ("label", .string(label)), ("modelVersion", .number(Double(modelVersion))),
-                ("featureSpec", FeatureSpec.current.json),
-                ("classifier", classifierJSON),
-                ("decision", .object(JSONObject(d))),
-                ("training", training),
-            ]))
+        var members: [(String, JSONValue)] = [
+            ("format", .string(Self.format)), ("version", .number(Double(Self.formatVersion))),
+            ("label", .string(label)), ("modelVersion", .number(Double(modelVersion))),
+        ]
+        if let trainingRate { members.append(("trainingRate", .number(Double(trainingRate)))) }
+        members += [
+            ("featureSpec", FeatureSpec.current.json), ("classifier", classifierJSON), ("decision", .object(JSONObject(d))),
+            ("training", training),
+        ]
+        return .object(JSONObject(members))
     }
 
     static func ints(_ a: [Int32]) -> JSONValue { .array(a.map { .number(Double($0)) }) }
@@ -125,6 +135,13 @@ public struct SoundModel: Sendable, Hashable {
             throw SoundModelError("unsupported version \(json["version"]?.description ?? "missing") (expected \(Self.formatVersion))")
         }
         guard let label = json["label"]?.stringValue else { throw SoundModelError("missing label") }
+        if let rate = json["trainingRate"] {
+            guard let r = rate.intValue, (4_000..<Self.lowRateLimit).contains(r) else {
+                throw SoundModelError(
+                    "trainingRate \(rate.description): a low-rate model's rate must be 4000...\(Self.lowRateLimit - 1) Hz")
+            }
+            trainingRate = r
+        }
         guard let spec = json["featureSpec"], spec == FeatureSpec.current.json else {
             throw SoundModelError(
                 "feature spec mismatch: model has \(json["featureSpec"]?.description ?? "none"), this build computes \(FeatureSpec.current.json.description)"

@@ -13,8 +13,8 @@ import VigilPipeline
 /// stream's own sample rate. A network stream is opened by a ``LiveMediaStreamReader`` on the
 /// first read: it reconnects with the ``ReconnectPolicy``'s bounded exponential backoff when the
 /// stream drops, keeps the timeline monotonic across reconnects, and its chunks are processed as
-/// they arrive; its audio is resampled to ``networkSampleRate`` (a reconnect may change the
-/// camera's own rate, the analysis keeps one). Used by one thread (the runner's), except
+/// they arrive; its audio is resampled to ``networkSampleRate`` or the rate given (a reconnect may
+/// change the camera's own rate, the analysis keeps one). Used by one thread (the runner's), except
 /// ``monitor`` and ``stop()``.
 public final class LiveContainerSource: MediaSource {
     /// The input as given, with a URL password replaced by `***`: the `file` of every record.
@@ -52,7 +52,9 @@ public final class LiveContainerSource: MediaSource {
     /// detector's noise floor down (the room's background would then count as a sound for many
     /// seconds). The runner fills the gap with noise at the background level.
     public static let connectionAudioSkip = 0.3
-    /// The rate network audio is resampled to: every band the sound models read (up to 16 kHz).
+    /// The rate network audio is resampled to by default: every band the sound models read (up to 16 kHz).
+    /// A camera that records at 16 kHz or less is better analysed at 16 kHz (`vigil live --stream-audio-rate`):
+    /// below 32 kHz the learned detectors use their low-rate models, trained on such audio.
     public static let networkSampleRate = 32_000
     /// File extensions read as containers through libavformat (other files keep their readers).
     public static let containerExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "ts", "m2ts", "mts", "avi", "flv", "3gp"]
@@ -68,12 +70,13 @@ public final class LiveContainerSource: MediaSource {
     ///   - readsAudio, readsVideo: which streams to analyze (`--no-audio`, `--no-video`).
     ///   - analysisFPS: video frames handed over per second of media.
     ///   - policy: when to reconnect a network stream (files are not reconnected).
+    ///   - networkAudioRate: the rate a network stream's audio is resampled to (files keep their own).
     ///   - log: receives one line per failed connection attempt and per reconnect.
     /// - Throws: ``MediaReadError`` naming the file and the reason (unreadable, not a container,
     ///   no audio or video stream to read).
     public init(
         input: String, readsAudio: Bool = true, readsVideo: Bool = true, analysisFPS: Double = 5, policy: ReconnectPolicy = .standard,
-        log: @escaping @Sendable (String) -> Void
+        networkAudioRate: Int = networkSampleRate, log: @escaping @Sendable (String) -> Void
     ) throws(MediaReadError) {
         self.input = input
         let name = MediaInputName.redacted(input)
@@ -85,12 +88,12 @@ public final class LiveContainerSource: MediaSource {
         let opened = connectionOpened
         if isNetwork {
             let options = MediaReaderOptions(
-                readsAudio: readsAudio, readsVideo: readsVideo, audioSampleRate: readsAudio ? Self.networkSampleRate : nil,
+                readsAudio: readsAudio, readsVideo: readsVideo, audioSampleRate: readsAudio ? networkAudioRate : nil,
                 analysisFPS: analysisFPS)
             self.options = options
             let monitor = LiveStreamMonitor()
             self.monitor = monitor
-            sampleRate = readsAudio ? Double(Self.networkSampleRate) : nil
+            sampleRate = readsAudio ? Double(networkAudioRate) : nil
             self.readsVideo = readsVideo
             reader = LiveMediaStreamReader(
                 inputName: name, policy: policy, frameDuration: 1 / analysisFPS, monitor: monitor,

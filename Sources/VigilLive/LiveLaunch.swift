@@ -60,6 +60,8 @@ public struct LiveLaunch: Sendable {
     public var readsAudio = true
     /// Analyze the video of a container file or stream (`--no-video` clears it).
     public var readsVideo = true
+    /// The rate (Hz) a stream URL's audio is resampled to (`--stream-audio-rate`).
+    public var streamAudioRate = LiveContainerSource.networkSampleRate
     /// Reconnect attempts after a failure that may fail in a row before a stream is given up (the
     /// run then ends with status 1; 0: never reconnect); `nil` retries for ever.
     public var reconnectAttempts: Int?
@@ -115,10 +117,13 @@ public struct LiveLaunch: Sendable {
             }
             return nil
         }
-        if MediaInputName.isNetworkURL(source) {
-            if loop { return "--loop does not apply to a stream URL" }
-            if measureLatency { return "--measure-latency needs a paced file or scenario source" }
+        guard MediaInputName.isNetworkURL(source) else {
+            let custom = streamAudioRate != LiveContainerSource.networkSampleRate
+            return custom ? "--stream-audio-rate applies to a stream URL (a file keeps its own rate)" : nil
         }
+        if loop { return "--loop does not apply to a stream URL" }
+        if measureLatency { return "--measure-latency needs a paced file or scenario source" }
+        guard (8_000...48_000).contains(streamAudioRate) else { return "--stream-audio-rate must be 8000...48000 Hz" }
         return nil
     }
 
@@ -150,7 +155,7 @@ public struct LiveLaunch: Sendable {
             if LiveContainerSource.reads(source) {
                 mediaSource = try LiveContainerSource(
                     input: source, readsAudio: readsAudio, readsVideo: readsVideo, analysisFPS: analysisFPS, policy: reconnectPolicy,
-                    log: { FileHandle.standardError.write(Data("vigil live: \($0)\n".utf8)) })
+                    networkAudioRate: streamAudioRate, log: { FileHandle.standardError.write(Data("vigil live: \($0)\n".utf8)) })
             } else {
                 mediaSource = try MediaSourceOpener.open(source, rawPCMRate: rawPCMRate, channels: channels, limits: limits)
             }

@@ -52,9 +52,15 @@ package enum SoundModelCard {
         var s =
             "# Model card: \(model.label) (model v\(model.modelVersion), file format \(SoundModel.format) v\(SoundModel.formatVersion))\n\n"
         s += "File: `\(data.modelPath)`"
-        s += data.embeddedIn.map { " (embedded in the binary as `EmbeddedModels.\(model.label)`, `\($0)`)" } ?? ""
+        s +=
+            data.embeddedIn.map { " (embedded in the binary as `EmbeddedModels.\(EmbeddedModelsSource.symbol(of: model))`, `\($0)`)" } ?? ""
         s += ".\n"
-        s += "Detector: `LearnedSoundDetector` (trigger `\(model.label)`), on the shared STFT.\n\n"
+        s += "Detector: `LearnedSoundDetector` (trigger `\(model.label)`), on the shared STFT.\n"
+        if let rate = model.trainingRate {
+            s += "Low-rate model: every recording above \(rate) Hz was resampled to \(rate) Hz for training, choosing and scoring; "
+            s += "the detector uses it on streams below \(SoundModel.lowRateLimit) Hz.\n"
+        }
+        s += "\n"
         s += "## Training data\n\n"
         s += "Recordings `\(data.recordings)` (\(data.fileCount) files, \(DecimalText.fixed(data.seconds / 60, places: 1)) min), "
         s += "labels `\(data.labels)` (\(data.eventCount) \(model.label) events on these files). Trained on the training part "

@@ -51,6 +51,11 @@ package struct SoundModelRecipe: Sendable {
     package var negativeRateCopies: Int?
     /// The known weaknesses written into the shipped model's card, one per item.
     package var knownWeaknesses: [String]
+    /// The rate (Hz) of the label's shipped low-rate model (``SoundModel/trainingRate``), used on streams below
+    /// ``SoundModel/lowRateLimit``; nil: the label ships one model for every rate.
+    package var lowRateModel: Int?
+    /// The known weaknesses written into the low-rate model's card.
+    package var lowRateKnownWeaknesses: [String] = []
 
     /// The recipe of `trigger`'s model; a trigger without a learned model gets the generic recipe.
     package static func of(_ trigger: EventTriggerType) -> SoundModelRecipe {
@@ -108,8 +113,18 @@ package struct SoundModelRecipe: Sendable {
             "Trained on 55 glass events of the development set (Ring/Infineon test recordings and one small repository, many normalised to -36 dBFS) and 90 one-second glass clips from 8 recordings; real windows broken in a home may differ.",
             "The one-second clips are cut at the impact, so the background floor starts on the sound and many of them are missed (their clip recall above).",
             "Confusers in the data are impacts, dishes and the negative clips; keys, cutlery, mail-slot clanks and clapping are untested. Percussive passages of music can pass (docs/sound-models.md, \"Music no model has heard\").",
-            "Below 32 kHz sampling the shatter band above 8 kHz is missing and the model, trained at the sources' rates, finds almost nothing at 16 kHz (docs/sound-models.md, \"Cross-validation\"). A camera that records at 16 kHz or less cannot use this detector.",
+            "Below 32 kHz sampling the shatter band above 8 kHz is missing and this model, trained at the sources' rates, finds almost nothing at 16 kHz (docs/sound-models.md, \"Cross-validation\"): streams below 32 kHz use the low-rate model `Models/glassBreak-16kHz.json` instead.",
             "The threshold at sensitivity 5 is near the top of the trainer's grid: lower thresholds admit false alarms on impacts, and quiet glass inside scenes is missed.",
+        ]
+
+        // Streams below 32 kHz get a model trained on every recording at 16 kHz: the full-band model finds
+        // almost nothing there (cross-validated event F1 at 16 kHz 0.118 against 0.660, docs/sound-models.md).
+        glassBreak.lowRateModel = 16_000
+        glassBreak.lowRateKnownWeaknesses = [
+            "Trained and scored with every recording at 16 kHz, for streams below 32 kHz: without the shatter band above 8 kHz it sees only the thud and the shatter's lower part, and its cross-validated event F1 above is well below the full-band model's (docs/sound-models.md, \"Cross-validation\"). About half of the glass breaks are missed.",
+            "False alarms on the negative clips and the development negatives are several per hour, above the target of 1.",
+            "At 8 kHz (telephone-band cameras) nothing is reported: there is no sound above 4 kHz, so the gate's shatter stage (energy above 4.5 kHz) never passes (cross-validated at 8 kHz, the folds found none of their glass breaks).",
+            "The other weaknesses of the full-band model (Models/glassBreak.md) apply as well: few glass recordings, untested confusers such as keys and cutlery.",
         ]
 
         var personTalking = generic(.personTalking)
@@ -128,7 +143,17 @@ package struct SoundModelRecipe: Sendable {
             "Single words of speakers unlike those in the data are its weakest kind of speech: the worst fold above holds the spoken digits of a speaker the other folds do not have.",
             "Distant voices in children-playing, room-ambience and street-music material are not labelled: the model is neither trained on those regions as negatives nor scored there (VoiceBackground), so it may or may not report them.",
             "TV/radio speech and music with vocals are reported as speech (no separate label), and instrumental music often is too (docs/sound-models.md, \"Music no model has heard\"): music in a room causes false alarms.",
-            "At 16 kHz it reports many more false alarms than at 44.1 kHz (docs/sound-models.md, \"Cross-validation\"): its spoken words are 16 kHz recordings and most negatives are not, so the look of a 16 kHz recording counts as evidence for speech.",
+            "Its spoken words are 16 kHz recordings and most negatives are not: it trains on 16 kHz copies of every recording without speech, so that the look of a 16 kHz recording is not evidence for speech (docs/sound-models.md, \"Data\"), and its 16 kHz figures above stay close to the 44.1 kHz ones.",
+        ]
+        // Streams below 32 kHz get a model trained on every recording at 16 kHz: there the recordings of every source
+        // look alike (the 8 kHz spoken digits of an unseen speaker no longer stand apart), and its cross-validated
+        // segment F1 at 16 kHz is well above the full-band model's (docs/sound-models.md).
+        personTalking.lowRateModel = 16_000
+        personTalking.lowRateKnownWeaknesses = [
+            "Trained and scored with every recording at 16 kHz, for streams below 32 kHz. Streams at 32 kHz and above use the full-band model (Models/personTalking.md), whose figures are lower.",
+            "TV/radio speech and music with vocals are reported as speech (no separate label); instrumental music may be too.",
+            "Distant voices in children-playing, room-ambience and street-music material are not labelled: the model is neither trained on those regions as negatives nor scored there (VoiceBackground).",
+            "At 8 kHz (telephone-band cameras) the band above 4 kHz is gone; the model is used there too.",
         ]
         return [.dogBark: dogBark, .glassBreak: glassBreak, .personTalking: personTalking]
     }()

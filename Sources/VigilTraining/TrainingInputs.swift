@@ -1,5 +1,6 @@
 import Foundation
 import VigilCore
+import VigilInference
 import VigilPipeline
 
 /// A training input that cannot be used; the description names the option, the file or line and
@@ -100,7 +101,8 @@ package enum TrainingInputs {
 
     /// The first problem with `vigil train`'s label and numeric settings, naming the option, or nil.
     package static func settingsProblem(
-        label: String, copies: Int?, folds: Int, augment: Int?, decisionChoice: String?, resample: Int?, crossValidate: Bool
+        label: String, copies: Int?, folds: Int, augment: Int?, decisionChoice: String?, resample: Int?, rate: Int? = nil,
+        crossValidate: Bool
     ) -> String? {
         guard let trigger = EventTriggerType(rawValue: label), SoundModelRecipe.trainable.contains(trigger) else {
             let names = SoundModelRecipe.trainable.map(\.rawValue)
@@ -116,6 +118,16 @@ package enum TrainingInputs {
         if let resample {
             guard crossValidate else { return "--resample needs --cross-validate (it sets the rate the folds are scored at)" }
             guard (4_000...96_000).contains(resample) else { return "--resample \(resample): must be 4000...96000 Hz" }
+        }
+        if let rate {
+            guard (4_000..<SoundModel.lowRateLimit).contains(rate) else {
+                return
+                    "--rate \(rate): a low-rate model is for streams below \(SoundModel.lowRateLimit) Hz; give 4000...\(SoundModel.lowRateLimit - 1)"
+            }
+            if let resample, resample >= rate {
+                return
+                    "--resample \(resample) with --rate \(rate): a low-rate model is scored at its own rate; --resample can only lower it"
+            }
         }
         return nil
     }
@@ -153,14 +165,19 @@ package enum TrainingInputs {
         return rows
     }
 
-    /// The Swift source embedding every trainable label's model found beside `modelPath`
-    /// (`vigil train --embed`); the error names a model file that cannot be embedded.
+    /// The Swift source embedding every trainable label's models found beside `modelPath`, `LABEL.json` and its
+    /// low-rate `LABEL-*.json` (`vigil train --embed`); the error names a model file that cannot be embedded.
     package static func embeddedModelsSource(besideModel modelPath: String) throws(EmbeddedModelsSourceError) -> String {
         let directory = (modelPath as NSString).deletingLastPathComponent
+        let folder = directory.isEmpty ? "." : directory
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
         var models: [(name: String, text: String)] = []
         for trainable in SoundModelRecipe.trainable {
-            let path = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent("\(trainable.rawValue).json")
-            if let data = FileManager.default.contents(atPath: path) { models.append((path, String(decoding: data, as: UTF8.self))) }
+            for name in names
+            where name == "\(trainable.rawValue).json" || (name.hasPrefix("\(trainable.rawValue)-") && name.hasSuffix(".json")) {
+                let path = (folder as NSString).appendingPathComponent(name)
+                if let data = FileManager.default.contents(atPath: path) { models.append((path, String(decoding: data, as: UTF8.self))) }
+            }
         }
         return try EmbeddedModelsSource.render(files: models)
     }

@@ -60,6 +60,9 @@ package struct TrainingRun {
     /// With cross-validation: the rate (Hz) every fold is scored at, the recordings above it resampled to it (as a camera
     /// recording at that rate would hold them); training is unchanged. nil: each recording at its own rate.
     package var scoringRate: Int?
+    /// The rate (Hz) of a low-rate model (``SoundModel/trainingRate``): every recording above it is resampled to it
+    /// before its features are taken, for training, choosing and scoring alike. nil: each recording at its own rate.
+    package var trainingRate: Int?
     /// Folds of the out-of-fold decision choice (the cross-validation's folds over every recording).
     package var choiceFolds = 5
     /// Extra negative recordings (training part only).
@@ -131,6 +134,13 @@ package struct TrainingRun {
         return (samples, Double(rate))
     }
 
+    /// Decodes a whole file to mono samples, resampled to ``trainingRate`` when it is above it.
+    func read(_ path: String) throws -> (samples: [Float], rate: Double) {
+        let decoded = try Self.decode(path)
+        guard let trainingRate, decoded.rate > Double(trainingRate) else { return decoded }
+        return (BandLimitedResampler.resample(decoded.samples, from: decoded.rate, to: Double(trainingRate)), Double(trainingRate))
+    }
+
     /// The training material of a run: every recording's features (the development files, the
     /// synthetic, extra and clip material, and the augmented copies), their events and the split.
     package struct Material {
@@ -187,7 +197,7 @@ package struct TrainingRun {
         var resampledFeatures: [String: RecordingFeatures] = [:]
         for recording in recordings {
             do {
-                let decoded = try Self.decode(recording.path)
+                let decoded = try read(recording.path)
                 audio[recording.name] = decoded
                 durations[recording.name] = Double(decoded.samples.count) / decoded.rate
                 features.append(SoundModelTrainer.extractFeatures(name: recording.name, samples: decoded.samples, sampleRate: decoded.rate))
@@ -208,17 +218,18 @@ package struct TrainingRun {
         for rec in features where !withLabel.contains(rec.name) {
             if let copy = Self.rateCopy(rec.name, audio[rec.name], recipe: recipe) { features.append(copy) }
         }
-        for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed)
+        let syntheticRate = Double(trainingRate ?? 44_100)
+        for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: syntheticRate, seed: seed)
         where recipe.syntheticConfusers || !SoundModelTrainer.isSyntheticConfuser(name) {
-            features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
+            features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: syntheticRate))
         }
         // Extra negatives: training only (their names carry SoundModelTrainer.extraNegativePrefix).
-        let extraNegativeFeatures = Self.extraFeatures(negatives, SoundModelTrainer.extraNegativeFeatures, progress)
+        let extraNegativeFeatures = extraFeatures(negatives, SoundModelTrainer.extraNegativeFeatures, progress)
         features += extraNegativeFeatures
         // Extra labelled recordings: training only (their names and events carry SoundModelTrainer.extraPositivePrefix).
         var extraPositives = 0
         if let positives {
-            let extraPositiveFeatures = Self.extraFeatures(positives.recordings, SoundModelTrainer.extraPositiveFeatures, progress)
+            let extraPositiveFeatures = extraFeatures(positives.recordings, SoundModelTrainer.extraPositiveFeatures, progress)
             features += extraPositiveFeatures
             extraPositives = extraPositiveFeatures.count
             annotations += SoundModelTrainer.extraPositiveEvents(positives.events)
@@ -239,7 +250,7 @@ package struct TrainingRun {
                 // Voices in the background are not a negative for personTalking: such clips are left out.
                 if clip.voices && recipe.ignoresVoiceBackground { continue }
                 do {
-                    let decoded = try Self.decode(clips.audioPath(clip))
+                    let decoded = try read(clips.audioPath(clip))
                     let rec = SoundModelTrainer.extractFeatures(
                         name: TrainingClip.namePrefix + clip.filename, samples: decoded.samples, sampleRate: decoded.rate)
                     features.append(rec)
@@ -331,10 +342,13 @@ package struct TrainingRun {
             metadata += [("clipFiles", .number(Double(m.clipByName.count))), ("clipSource", .string(source))]
         }
         if let crossValidation { metadata.append(("crossValidation", crossValidation.json)) }
-        let (model, figures) = SoundModelTrainer.train(
+        let trained = SoundModelTrainer.train(
             label: label, recordings: m.features, annotations: m.annotations, validation: m.validation, voiceBackground: m.voiceBackground,
             seed: seed, options: m.options, metadata: metadata, partlyLabelled: m.partlyLabelled,
             choiceFolds: m.plan?.innerFolds(outerFold: -1) ?? [], backgroundOf: m.backgroundOf)
+        var model = trained.model
+        model.trainingRate = trainingRate
+        let figures = trained.figures
         let card = SoundModelCard.markdown(
             model: model, figures: figures, provenance: provenance, validation: m.validation,
             trainingFileCount: m.files.count - m.validation.count,
@@ -350,12 +364,12 @@ package struct TrainingRun {
 
     /// Features of extra training recordings made by `extract`; a file that cannot be decoded is left
     /// out with a warning naming it.
-    static func extraFeatures(
+    func extraFeatures(
         _ recordings: [TrainingRecording], _ extract: (String, [Float], Double) -> RecordingFeatures, _ progress: (TrainingProgress) -> Void
     ) -> [RecordingFeatures] {
         recordings.compactMap { recording in
             do {
-                let decoded = try decode(recording.path)
+                let decoded = try read(recording.path)
                 return extract(recording.name, decoded.samples, decoded.rate)
             } catch {
                 progress(.warning("warning: \(error); left out of training"))

@@ -31,10 +31,9 @@ struct TrainSoundModels: ParsableCommand {
             }
             triggers.append(trigger)
         }
-        for trigger in triggers {
-            var run = try ShippedModelTraining.run(for: trigger)
+        for run in try triggers.flatMap(ShippedModelTraining.runs(for:)) {
+            var run = run
             run.crossValidationFolds = ShippedModelTraining.folds
-            run.knownWeaknesses = SoundModelRecipe.of(trigger).knownWeaknesses
             let started = Date()
             let result = try run.run { event in
                 if case .fold(let text) = event { print(text) }
@@ -43,7 +42,7 @@ struct TrainSoundModels: ParsableCommand {
             try result.model.fileText.write(toFile: run.modelPath, atomically: true, encoding: .utf8)
             try result.card.write(
                 toFile: (run.modelPath as NSString).deletingPathExtension + ".md", atomically: true, encoding: .utf8)
-            print("\(trigger.rawValue): threshold \(result.model.decision.threshold) [\(Int(Date().timeIntervalSince(started))) s]")
+            print("\(run.modelPath): threshold \(result.model.decision.threshold) [\(Int(Date().timeIntervalSince(started))) s]")
             if let cv = result.crossValidation { print(cv.markdownTable, terminator: "") }
         }
         try TrainingInputs.embeddedModelsSource(besideModel: "Models/dogBark.json")
@@ -61,10 +60,15 @@ struct CheckShippedModels: ParsableCommand {
     func run() throws {
         try DevData.requireAvailable()
         var stale: [String] = []
-        for trigger in SoundModelRecipe.trainable {
-            let material = try ShippedModelTraining.run(for: trigger).material { _ in }
-            let model = try LearnedSoundDetector.loadShippedModel(for: trigger)
-            if model?.training["dataHash"]?.stringValue != material.dataHash { stale.append(trigger.rawValue) }
+        for run in try SoundModelRecipe.trainable.flatMap(ShippedModelTraining.runs(for:)) {
+            let material = try run.material { _ in }
+            let model =
+                run.trainingRate == nil
+                ? try LearnedSoundDetector.loadShippedModel(for: run.trigger)
+                : LearnedSoundDetector.shippedModel(for: run.trigger, sampleRate: Double(run.trainingRate!))
+            if model?.training["dataHash"]?.stringValue != material.dataHash || model?.trainingRate != run.trainingRate {
+                stale.append(run.modelPath)
+            }
         }
         guard stale.isEmpty else {
             print("retrain (vigil-dev train-models): the data hash of \(stale.joined(separator: ", ")) differs from this build's features")
@@ -81,6 +85,27 @@ enum ShippedModelTraining {
     static let folds = 5
     /// Where the embedded models' source lies (relative to the package root).
     static let embeddedSource = "Sources/VigilDetectors/EmbeddedModels.swift"
+
+    /// The runs of `trigger`'s shipped models, each with its recipe's known weaknesses: ``run(for:)``, and where the
+    /// recipe has a low-rate model (``SoundModelRecipe/lowRateModel``) the same run with `--rate RATE` written to
+    /// `Models/LABEL-RATEkHz.json`.
+    static func runs(for trigger: EventTriggerType) throws -> [TrainingRun] {
+        let recipe = SoundModelRecipe.of(trigger)
+        var full = try run(for: trigger)
+        full.knownWeaknesses = recipe.knownWeaknesses
+        guard let rate = recipe.lowRateModel else { return [full] }
+        var lowRate = try run(for: trigger)
+        lowRate.trainingRate = rate
+        lowRate.modelPath = lowRateModelPath(trigger, rate: rate)
+        lowRate.knownWeaknesses = recipe.lowRateKnownWeaknesses
+        return [full, lowRate]
+    }
+
+    /// Where the low-rate model of `trigger` trained at `rate` Hz lies: `Models/LABEL-16kHz.json` (`-RATEHz` for a
+    /// rate that is not whole kilohertz).
+    static func lowRateModelPath(_ trigger: EventTriggerType, rate: Int) -> String {
+        "Models/\(trigger.rawValue)-\(rate % 1000 == 0 ? "\(rate / 1000)kHz" : "\(rate)Hz").json"
+    }
 
     /// `vigil train --labels ../shared/data/dev/labels.tsv ../shared/data/dev/audio --out Models/LABEL.json
     /// --clips ../shared/data/train` with the label's `--negatives` (dogBark: `.build/training-music`) or

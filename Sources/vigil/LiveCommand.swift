@@ -104,6 +104,9 @@ struct LiveCommand: ParsableCommand {
     @Option(help: .hidden)
     var reconnectMaxDelay: Double = 30
 
+    @Option(help: "Rate a stream URL's audio is resampled to (Hz); 16000 for a camera recording at 16 kHz or less (docs/live.md).")
+    var streamAudioRate = LiveContainerSource.networkSampleRate
+
     @OptionGroup(title: "Sound models")
     var modelOptions: ModelOptions
 
@@ -129,6 +132,7 @@ struct LiveCommand: ParsableCommand {
         let media = mediaOptions.readerOptions
         (launch.analysisFPS, launch.readsAudio, launch.readsVideo) = (media.analysisFPS ?? 5, media.readsAudio, media.readsVideo)
         (launch.reconnectAttempts, launch.reconnectMaxDelay) = (reconnectAttempts, reconnectMaxDelay)
+        launch.streamAudioRate = streamAudioRate
         return launch
     }
 

@@ -77,6 +77,9 @@ struct TrainCommand: ParsableCommand {
         help: ArgumentHelp("With --cross-validate: score every fold resampled to RATE Hz, as such a camera records.", valueName: "RATE"))
     var resample: Int?
 
+    @Option(help: .init("Train a low-rate model (for streams below 32 kHz): all audio resampled to RATE Hz first.", valueName: "RATE"))
+    var rate: Int?
+
     @Option(
         name: .customLong("decision-choice"),
         help: ArgumentHelp(
@@ -97,7 +100,7 @@ struct TrainCommand: ParsableCommand {
     func validate() throws {
         if let problem = TrainingInputs.settingsProblem(
             label: resolvedLabel, copies: copies, folds: folds, augment: augment, decisionChoice: decisionChoice, resample: resample,
-            crossValidate: crossValidate)
+            rate: rate, crossValidate: crossValidate)
         {
             throw ValidationError(problem)
         }
@@ -124,6 +127,7 @@ struct TrainCommand: ParsableCommand {
         training.choiceFolds = folds
         training.roomCopies = augment
         training.scoringRate = resample
+        training.trainingRate = rate
         training.decisionChoice = decisionChoice.flatMap(TrainingOptions.DecisionChoice.init(rawValue:))
         training.embeddedIn = embed
         var bar: ProgressBar?

@@ -361,6 +361,51 @@ struct TrainCommandTests {
     }
 
     @Test(
+        "--rate trains a low-rate model: every recording above the rate, and the synthetic negatives, at that rate; the model and its card say so, and --embed embeds it beside the label's model"
+    )
+    func lowRateModel() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let audio = dir.appendingPathComponent("audio").path
+        let models = dir.appendingPathComponent("models")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        let out = models.appendingPathComponent("dogBark-16kHz.json").path
+        func usage(_ extra: [String]) throws -> String {
+            let result = try CommandRunner.run(
+                ["train", "--labels", labels, audio, "--out", out, "--no-progress", "--label", "dogBark"] + extra)
+            #expect(result.status == 2, "\(result.stderr)")
+            return result.stderr
+        }
+        #expect(try usage(["--rate", "32000"]).contains("--rate 32000: a low-rate model is for streams below 32000 Hz"))
+        #expect(try usage(["--rate", "16000", "--cross-validate", "--resample", "16000"]).contains("--resample can only lower it"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // The material: the data set's 22.05 kHz files and the synthetic negatives, all at 16 kHz.
+        var run = try TrainingInputs.run(trigger: .dogBark, labels: labels, audioDirectory: audio, out: out, seed: 1)
+        run.trainingRate = 16_000
+        let material = try run.material { _ in }
+        #expect(material.features.count > 8 && material.features.allSatisfy { $0.sampleRate == 16_000 })
+        // The plain model beside it: --embed embeds both.
+        try Self.plainModel.get().write(to: models.appendingPathComponent("dogBark.json"))
+        let embed = models.appendingPathComponent("EmbeddedModels.swift").path
+        let result = try CommandRunner.run([
+            "train", "--labels", labels, audio, "--out", out, "--label", "dogBark", "--rate", "16000", "--seed", "1", "--embed", embed,
+            "--no-progress",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let model = try SoundModel(fileText: try String(contentsOfFile: out, encoding: .utf8))
+        #expect(model.trainingRate == 16_000 && model.label == "dogBark")
+        #expect(model.training["dataHash"]?.stringValue == material.dataHash)
+        let card = try String(contentsOfFile: models.appendingPathComponent("dogBark-16kHz.md").path, encoding: .utf8)
+        #expect(card.contains("(embedded in the binary as `EmbeddedModels.dogBarkLowRate`"), "\(card)")
+        #expect(card.contains("Low-rate model: every recording above 16000 Hz was resampled to 16000 Hz"), "\(card)")
+        let source = try String(contentsOfFile: embed, encoding: .utf8)
+        #expect(source.contains("case .dogBark: return dogBark.joined()"), "\(source)")
+        #expect(source.contains("case .dogBark: return dogBarkLowRate.joined()"), "\(source)")
+        #expect(source.contains("/// Models/dogBark-16kHz.json, minified."))
+    }
+
+    @Test(
         "a --clips folder that is missing, has no clips.tsv, a malformed line or a listed file that is not there is a usage error naming it"
     )
     func clipsUsageErrors() throws {

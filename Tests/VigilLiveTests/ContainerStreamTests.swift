@@ -143,6 +143,36 @@ struct LiveRTSPCommandTests {
         return body
     }
 
+    @Test(
+        "a stream's audio comes at 32 kHz, or at the --stream-audio-rate given; the option is refused for files and out of range"
+    )
+    func streamAudioRate() async throws {
+        let directory = try TestProcesses.temporaryDirectory(prefix: "vigil-live-rtsp-rate")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let camera = try RTSPTestCamera(clip: try CameraClip.make(in: directory), audio: true)
+        defer { camera.stop() }
+        for rate in [LiveContainerSource.networkSampleRate, 16_000] {
+            let source = try LiveContainerSource(input: camera.url, readsVideo: false, networkAudioRate: rate, log: { _ in })
+            defer { source.stop() }
+            #expect(source.sampleRate == Double(rate))
+            var seconds = 0.0
+            while seconds < 1, let chunk = try source.nextChunk() {
+                guard case .audio(let audio) = chunk else { continue }
+                #expect(audio.sampleRate == rate)
+                seconds += Double(audio.samples.count) / Double(rate)
+            }
+            #expect(seconds >= 1, "no audio at \(rate) Hz")
+        }
+        var launch = LiveLaunch(source: camera.url)
+        launch.streamAudioRate = 16_000
+        #expect(launch.problem(limits: InputLimits()) == nil)
+        launch.streamAudioRate = 4_000
+        #expect(launch.problem(limits: InputLimits()) == "--stream-audio-rate must be 8000...48000 Hz")
+        var file = LiveLaunch(source: "clip.mp4")
+        file.streamAudioRate = 16_000
+        #expect(file.problem(limits: InputLimits())?.contains("--stream-audio-rate applies to a stream URL") == true)
+    }
+
     @Test("vigil live rtsp://127.0.0.1:PORT/cam keeps reporting across three camera restarts, each reconnect in /metrics, no event twice")
     func keepsReportingAcrossRestarts() async throws {
         let directory = try TestProcesses.temporaryDirectory(prefix: "vigil-live-rtsp")

@@ -150,6 +150,47 @@ struct ModelTests {
             #expect(shipped.json == file.json, "\(label)")
             #expect(FileManager.default.fileExists(atPath: DevData.packageRoot.appendingPathComponent("Models/\(label).md").path))
         }
+        // The low-rate models: every Models/LABEL-RATE.json is embedded as its label's low-rate model, and nothing else is.
+        let models = DevData.packageRoot.appendingPathComponent("Models")
+        let lowRateFiles = try FileManager.default.contentsOfDirectory(atPath: models.path).filter {
+            $0.hasSuffix(".json") && $0.contains("-")
+        }
+        var withLowRate: [EventTriggerType] = []
+        for name in lowRateFiles {
+            let file = try SoundModel(fileText: try String(contentsOf: models.appendingPathComponent(name), encoding: .utf8))
+            let trigger = try #require(EventTriggerType(rawValue: file.label))
+            #expect(file.trainingRate != nil, "\(name) is not a low-rate model")
+            let text = try #require(EmbeddedModels.lowRateText(for: trigger), "\(name) is not embedded")
+            let shipped = try #require(LearnedSoundDetector.shippedModel(for: trigger, sampleRate: 16_000))
+            #expect(try SoundModel(fileText: text) == file && shipped == file && shipped.json == file.json, "\(name)")
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: models.appendingPathComponent(name.replacingOccurrences(of: ".json", with: ".md")).path))
+            withLowRate.append(trigger)
+        }
+        #expect(Set(withLowRate) == Set(EmbeddedModels.triggers.filter { EmbeddedModels.lowRateText(for: $0) != nil }))
+        #expect(Set(withLowRate) == Set(SoundModelRecipe.trainable.filter { SoundModelRecipe.of($0).lowRateModel != nil }))
+        #expect(withLowRate.count == Set(withLowRate).count, "a second low-rate model for one label")
+    }
+
+    @Test(
+        "a low-rate model's rate round-trips through its file; a model without one writes none; a rate of 32 kHz or more, or not a number, is refused"
+    )
+    func trainingRateRoundTrip() throws {
+        var model = trainTiny(seed: 1)
+        #expect(!model.fileText.contains("trainingRate") && model.trainingRate == nil)
+        model.trainingRate = 16_000
+        let back = try SoundModel(fileText: model.fileText)
+        #expect(back.trainingRate == 16_000 && back == model)
+        for value in [JSONValue.number(44_100), .number(32_000), .number(100), .string("16k")] {
+            var object = model.json.objectValue!
+            object["trainingRate"] = value
+            #expect {
+                try SoundModel(json: .object(object))
+            } throws: { error in
+                "\(error)".contains("trainingRate \(value.description): a low-rate model's rate must be 4000...31999 Hz")
+            }
+        }
     }
 
     /// Detector settings with the models of the files in Models/ and every learned trigger at `sensitivity`.
@@ -203,8 +244,27 @@ struct ModelTests {
         }
     }
 
+    @Test(
+        "at 16 kHz the shipped glassBreak detector runs the low-rate model and finds the development set's isolated glass breaks, which the full-band model misses there",
+        .enabled(if: DevData.available, "needs ../shared/data"))
+    func lowRateGlassBreakAt16kHz() throws {
+        var fullBand = DetectorSettings()
+        fullBand.models[.glassBreak] = try #require(LearnedSoundDetector.shippedModel(for: .glassBreak))
+        let audio = DevData.devDirectory.appendingPathComponent("audio")
+        let names = try FileManager.default.contentsOfDirectory(atPath: audio.path).filter { $0.hasPrefix("iso_glass_") }.sorted()
+        var found = (lowRate: 0, fullBand: 0)
+        for name in names {
+            let (samples, rate) = try DevData.loadAudio(audio.appendingPathComponent(name).path)
+            let at16kHz = BandLimitedResampler.resample(samples, from: rate, to: 16_000)
+            if !runLearned(at16kHz, rate: 16_000, triggers: [.glassBreak]).isEmpty { found.lowRate += 1 }
+            if !runLearned(at16kHz, rate: 16_000, triggers: [.glassBreak], settings: fullBand).isEmpty { found.fullBand += 1 }
+        }
+        #expect(names.count == 34)
+        #expect(found.lowRate >= 30 && found.fullBand <= 15, "found \(found) of \(names.count)")
+    }
+
     @Test("a shipped model that does not load is an error naming its label and the reason")
-    func brokenShippedModel() {
+    func brokenShippedModel() throws {
         let text = EmbeddedModels.text(for: .dogBark)!
         for (label, broken, reason) in [
             ("catMeow", nil, "no embedded model"),
@@ -219,14 +279,44 @@ struct ModelTests {
                 #expect(error.description.contains("shipped \(label) model") && error.description.contains(reason), "\(error)")
             }
         }
+        // A low-rate slot must hold a low-rate model, and the model slot must not.
+        var lowRate = try #require(try? SoundModel(fileText: text))
+        lowRate.trainingRate = 16_000
+        for (text, asLowRate, reason) in [
+            (text, true, "the embedded low-rate model has no trainingRate"),
+            (lowRate.fileText, false, "the embedded model is a low-rate model"),
+        ] {
+            let result = ShippedModels.decode(label: "dogBark", text: text, lowRate: asLowRate)
+            #expect(throws: ShippedModelError.self) { try result.get() }
+            if case .failure(let error) = result { #expect(error.description.contains(reason), "\(error)") }
+        }
     }
 
-    @Test("the registry builds the three learned detectors from the embedded models")
-    func registry() {
-        let configuration = STFTConfiguration.standard(sampleRate: 44_100)
+    @Test(
+        "the registry builds the three learned detectors from the embedded models: below 32 kHz a label's low-rate model where it has one, and a replacement model at every rate"
+    )
+    func registry() throws {
         for trigger in [EventTriggerType.dogBark, .glassBreak, .personTalking] {
-            let d = DetectorRegistry.makeDetector(for: trigger, configuration: configuration, settings: DetectorSettings())
-            #expect(d?.trigger == trigger)
+            let full = try #require(LearnedSoundDetector.shippedModel(for: trigger))
+            #expect(full.trainingRate == nil)
+            let lowRateText = EmbeddedModels.lowRateText(for: trigger)
+            for rate in [8_000.0, 16_000, 22_050, 31_999, 32_000, 44_100, 48_000] {
+                let configuration = STFTConfiguration.standard(sampleRate: rate)
+                let d = DetectorRegistry.makeDetector(for: trigger, configuration: configuration, settings: DetectorSettings())
+                let learned = try #require(d as? LearnedSoundDetector)
+                #expect(learned.trigger == trigger)
+                if rate < 32_000, let lowRateText {
+                    #expect(
+                        learned.model == (try SoundModel(fileText: lowRateText)) && learned.model.trainingRate != nil,
+                        "\(trigger) at \(rate)")
+                } else {
+                    #expect(learned.model == full, "\(trigger) at \(rate)")
+                }
+                var settings = DetectorSettings()
+                settings.models[trigger] = full
+                let replaced = DetectorRegistry.makeDetector(for: trigger, configuration: configuration, settings: settings)
+                #expect((replaced as? LearnedSoundDetector)?.model == full)
+            }
         }
     }
 
