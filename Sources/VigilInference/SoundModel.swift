@@ -31,7 +31,7 @@ public struct SoundModel: Sendable, Hashable {
     public var training: JSONValue
     /// The rate (Hz) a low-rate model was trained at, every recording above it resampled to it; nil for a
     /// model trained on every recording at its own rate. A low-rate model serves streams below
-    /// ``lowRateLimit`` (``SoundModelSet/model(forStreamRate:)``).
+    /// ``lowRateLimit`` (`LearnedSoundDetector.shippedModel(for:sampleRate:)`).
     public var trainingRate: Int?
 
     /// Streams below this rate (Hz) use a label's low-rate model where it has one: below 32 kHz the

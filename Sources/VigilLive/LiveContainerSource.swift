@@ -54,7 +54,7 @@ public final class LiveContainerSource: MediaSource {
     public static let connectionAudioSkip = 0.3
     /// The rate network audio is resampled to by default: every band the sound models read (up to 16 kHz).
     /// A camera that records at 16 kHz or less is better analysed at 16 kHz (`vigil live --stream-audio-rate`):
-    /// below 32 kHz the learned detectors use their low-rate models, trained on such audio.
+    /// below 32 kHz glassBreak and personTalking use their low-rate models, trained on such audio.
     public static let networkSampleRate = 32_000
     /// File extensions read as containers through libavformat (other files keep their readers).
     public static let containerExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "ts", "m2ts", "mts", "avi", "flv", "3gp"]

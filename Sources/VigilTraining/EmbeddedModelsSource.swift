@@ -31,7 +31,9 @@ package enum EmbeddedModelsSource {
     package static func symbol(of model: SoundModel) -> String { model.label + (model.trainingRate == nil ? "" : "LowRate") }
 
     /// The generated source for the model files given as (file name, text); labels come from the files.
-    /// Each label has at most one model and one low-rate model.
+    /// Each label has at most one model, `LABEL.json`, and one low-rate model, `LABEL-*.json` with a
+    /// ``SoundModel/trainingRate``; a file whose name and rate disagree is refused (the detectors would not
+    /// find it where its name puts it).
     package static func render(files: [(name: String, text: String)]) throws(EmbeddedModelsSourceError) -> String {
         var models: [(model: SoundModel, file: String, text: String)] = []
         for file in files {
@@ -53,6 +55,20 @@ package enum EmbeddedModelsSource {
             }
             guard !minified.contains("\"" + hashes) else {
                 throw EmbeddedModelsSourceError(file: file.name, reason: "its text holds the string delimiter \"\(hashes)")
+            }
+            let stem = ((file.name as NSString).lastPathComponent as NSString).deletingPathExtension
+            guard stem == model.label || stem.hasPrefix(model.label + "-") else {
+                throw EmbeddedModelsSourceError(
+                    file: file.name,
+                    reason: "a \(model.label) model must be named \(model.label).json (or \(model.label)-RATE.json if low-rate)")
+            }
+            if let rate = model.trainingRate, stem == model.label {
+                throw EmbeddedModelsSourceError(
+                    file: file.name, reason: "a model trained at \(rate) Hz is a low-rate model: name it \(model.label)-RATE.json")
+            }
+            if model.trainingRate == nil, stem != model.label {
+                throw EmbeddedModelsSourceError(
+                    file: file.name, reason: "a low-rate model file without trainingRate (train it with --rate)")
             }
             guard !models.contains(where: { symbol(of: $0.model) == symbol(of: model) }) else {
                 throw EmbeddedModelsSourceError(

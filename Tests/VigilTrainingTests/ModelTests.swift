@@ -174,6 +174,37 @@ struct ModelTests {
     }
 
     @Test(
+        "the embedded-models source puts LABEL.json in text(for:) and LABEL-*.json with a trainingRate in lowRateText(for:); a file whose name and rate disagree, or a second model of one kind, is refused naming the file"
+    )
+    func embeddedSourceNamesAndRates() throws {
+        let full = trainTiny(seed: 1)
+        var lowRate = full
+        lowRate.trainingRate = 16_000
+        let label = full.label
+        let source = try EmbeddedModelsSource.render(files: [
+            ("Models/\(label).json", full.fileText), ("Models/\(label)-16kHz.json", lowRate.fileText),
+        ])
+        #expect(source.contains("case .\(label): return \(label).joined()"), "\(source)")
+        #expect(source.contains("case .\(label): return \(label)LowRate.joined()"), "\(source)")
+        #expect(source.contains("/// Models/\(label)-16kHz.json, minified."))
+        for (files, reason) in [
+            ([("Models/\(label).json", lowRate.fileText)], "a model trained at 16000 Hz is a low-rate model: name it \(label)-RATE.json"),
+            ([("Models/\(label)-16kHz.json", full.fileText)], "a low-rate model file without trainingRate"),
+            ([("Models/other.json", full.fileText)], "a \(label) model must be named \(label).json"),
+            (
+                [("a/\(label)-16kHz.json", lowRate.fileText), ("b/\(label)-8kHz.json", lowRate.fileText)],
+                "a second low-rate model for \(label)"
+            ),
+        ] as [([(name: String, text: String)], String)] {
+            #expect {
+                try EmbeddedModelsSource.render(files: files)
+            } throws: { error in
+                "\(error)".hasPrefix(files.last!.name + ": ") && "\(error)".contains(reason)
+            }
+        }
+    }
+
+    @Test(
         "a low-rate model's rate round-trips through its file; a model without one writes none; a rate of 32 kHz or more, or not a number, is refused"
     )
     func trainingRateRoundTrip() throws {
