@@ -6,15 +6,33 @@ public struct STFTConfiguration: Sendable, Hashable {
     public var fftSize: Int
     /// Samples between the starts of consecutive frames.
     public var hopSize: Int
+    /// Samples in one frame (the Hann window's length); the transform zero-pads them to ``fftSize``.
+    public var windowSize: Int
 
-    /// Creates a configuration; `fftSize` must be a power of two and `hopSize` in 1...fftSize.
-    public init(sampleRate: Double, fftSize: Int, hopSize: Int) {
+    /// Creates a configuration; `fftSize` must be a power of two, `windowSize` in 16...fftSize (default
+    /// `fftSize`) and `hopSize` in 1...windowSize.
+    public init(sampleRate: Double, fftSize: Int, hopSize: Int, windowSize: Int? = nil) {
+        let windowSize = windowSize ?? fftSize
         precondition(sampleRate > 0, "sample rate must be positive")
         precondition(fftSize >= 16 && fftSize & (fftSize - 1) == 0, "fftSize must be a power of two >= 16")
-        precondition(hopSize >= 1 && hopSize <= fftSize, "hopSize must be in 1...fftSize")
+        precondition(windowSize >= 16 && windowSize <= fftSize, "windowSize must be in 16...fftSize")
+        precondition(hopSize >= 1 && hopSize <= windowSize, "hopSize must be in 1...windowSize")
         self.sampleRate = sampleRate
         self.fftSize = fftSize
         self.hopSize = hopSize
+        self.windowSize = windowSize
+    }
+
+    /// Frames of 1024 / 44100 s (about 23.2 ms) and a hop
+    /// of half that at every rate, zero-padded to the next power of two, so that a sound has the same frames
+    /// whatever rate it was recorded at (at 11.025, 22.05 and 44.1 kHz this is ``standard(sampleRate:)``); the
+    /// features of a model that names `fixedDuration` frames are taken on them.
+    public static func fixedDuration(sampleRate: Double) -> STFTConfiguration {
+        let window = max(16, Int((sampleRate * 1024 / 44_100).rounded()))
+        let hop = max(1, Int((sampleRate * 512 / 44_100).rounded()))
+        var size = 16
+        while size < window { size *= 2 }
+        return STFTConfiguration(sampleRate: sampleRate, fftSize: size, hopSize: hop, windowSize: window)
     }
 
     /// The shared analysis STFT used by every sound detector: frames of about 23 ms

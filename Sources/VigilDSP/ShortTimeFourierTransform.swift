@@ -2,7 +2,7 @@
 ///
 /// Push samples in blocks of any size; a ``SpectralFrame`` is delivered for every hop once a
 /// full frame is available, so memory does not grow with the stream's length. Frame `k`
-/// covers samples `k * hop ..< k * hop + fftSize`. ``finish(_:)`` delivers one zero-padded
+/// covers samples `k * hop ..< k * hop + windowSize`, zero-padded to `fftSize` for the transform. ``finish(_:)`` delivers one zero-padded
 /// frame for samples not yet covered. One instance per stream; not thread-safe.
 public final class ShortTimeFourierTransform {
     /// The configuration.
@@ -21,12 +21,14 @@ public final class ShortTimeFourierTransform {
     public init(configuration: STFTConfiguration) {
         self.configuration = configuration
         let n = configuration.fftSize
+        let w = configuration.windowSize
         plan = RealFFTPlan.shared(size: n)
-        window = (0..<n).map { i in Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n))) }
+        window = (0..<w).map { i in Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(w))) }
         let windowSum = window.reduce(0, +)
         powerScale = (2 / windowSum) * (2 / windowSum)
-        frame = FFTBuffer(count: n)
+        frame = FFTBuffer(count: w)
         windowed = FFTBuffer(count: n)
+        windowed.base.update(repeating: 0, count: n)
         spectrum = FFTBuffer(count: 2 * (n / 2 + 1))
         power = FFTBuffer(count: n / 2 + 1)
     }
@@ -36,7 +38,7 @@ public final class ShortTimeFourierTransform {
 
     /// Consumes `samples`, calling `body` for each completed frame.
     public func process(_ samples: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) throws -> Void) rethrows {
-        let n = configuration.fftSize
+        let n = configuration.windowSize
         var offset = 0
         while offset < samples.count {
             let take = min(n - filled, samples.count - offset)
@@ -54,7 +56,7 @@ public final class ShortTimeFourierTransform {
 
     /// Delivers a last, zero-padded frame if samples remain that no frame has covered as new samples.
     public func finish(_ body: (SpectralFrame) throws -> Void) rethrows {
-        let n = configuration.fftSize
+        let n = configuration.windowSize
         let covered = framesEmitted > 0 ? n - configuration.hopSize : 0
         guard filled > covered else { return }
         (frame.base + filled).update(repeating: 0, count: n - filled)
@@ -63,12 +65,12 @@ public final class ShortTimeFourierTransform {
     }
 
     private func emit(validCount: Int, _ body: (SpectralFrame) throws -> Void) rethrows {
-        let n = configuration.fftSize
-        let bins = n / 2 + 1
+        let n = configuration.windowSize
+        let bins = configuration.binCount
         let x = frame.base
         window.withUnsafeBufferPointer { w in
             let y = windowed.base
-            for i in 0..<n { y[i] = x[i] * w[i] }  // element-wise: auto-vectorized
+            for i in 0..<n { y[i] = x[i] * w[i] }  // element-wise: auto-vectorized; the rest stays zero
         }
         let sumSquares = Self.sumOfSquares(x, count: validCount)
         plan.execute(input: windowed, output: spectrum)
@@ -77,7 +79,7 @@ public final class ShortTimeFourierTransform {
             index: framesEmitted, configuration: configuration,
             power: UnsafeBufferPointer(start: power.base, count: bins),
             samples: UnsafeBufferPointer(start: frame.base, count: n),
-            meanSquare: validCount > 0 ? sumSquares / Float(validCount) : 0)
+            meanSquare: validCount > 0 ? sumSquares / Float(validCount) : 0, validCount: validCount)
         framesEmitted += 1
         try body(result)
     }

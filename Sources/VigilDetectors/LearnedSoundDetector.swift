@@ -6,7 +6,8 @@ import VigilInference
 /// glassBreak and personTalking.
 ///
 /// Features come from the shared STFT through one ``SharedFeatureStream`` per stream (computed
-/// once per frame for all learned detectors): floor-relative log-mel bands, spectral flux,
+/// once per frame for all learned detectors whose models name the same ``SoundModel/frames``):
+/// floor-relative log-mel bands, spectral flux,
 /// centroid, flatness, harmonicity, band energy shares and syllable-rate (3-6 Hz) modulation,
 /// pooled over centred windows (0.2 s and 0.75 s) every 4 frames, and the activity-weighted
 /// spectral shape. The model's classifier (gradient-boosted trees, or a one-hidden-layer
@@ -45,7 +46,7 @@ public final class LearnedSoundDetector: SpectralDetector {
         precondition(model.label == trigger.rawValue, "model \(model.label) used for \(trigger.rawValue)")
         self.trigger = trigger
         self.model = model
-        let hop = configuration.hopDuration
+        let hop = (model.frames == .shared ? configuration : model.frames.configuration(sampleRate: configuration.sampleRate)).hopDuration
         tracker = EventTracker(
             parameters: model.decision, sensitivity: sensitivity,
             decisionPeriod: hop * Double(FeatureSpec.current.decisionStride), hop: hop)
@@ -89,22 +90,32 @@ public final class LearnedSoundDetector: SpectralDetector {
 
     public func process(_ frame: SpectralFrame, into detections: inout [Detection]) {
         if streamReference == nil {
-            let stream = SharedFeatureStream.stream(for: frame)
+            let stream = SharedFeatureStream.stream(for: frame, frames: model.frames)
             self.stream = stream
             streamReference = Unmanaged.passUnretained(stream)
         }
         streamReference!._withUnsafeGuaranteedRef { stream in
             let decisions = stream.advance(frame)
-            tracker.observeFrame(
-                time: frame.centerTime, columns: stream.extractor.newestColumns, melBands: FeatureSpec.current.melBands)
+            observeMeasuredFrames(stream)
             for d in decisions { decide(d.centerTime, d.availableTime, d.vector) }
         }
         flush(into: &detections)
     }
 
+    /// Hands the tracker the per-frame values of the feature frames the stream measured last.
+    private func observeMeasuredFrames(_ stream: SharedFeatureStream) {
+        let n = stream.columnCount
+        for (k, time) in stream.measuredTimes.enumerated() {
+            tracker.observeFrame(
+                time: time, columns: stream.measuredColumns[(k * n)..<((k + 1) * n)], melBands: FeatureSpec.current.melBands)
+        }
+    }
+
     public func finish(at endTime: Double, into detections: inout [Detection]) {
         if let stream {
-            for d in stream.finish() { decide(d.centerTime, d.availableTime, d.vector) }
+            let decisions = stream.finish()
+            observeMeasuredFrames(stream)
+            for d in decisions { decide(d.centerTime, d.availableTime, d.vector) }
         }
         tracker.finish(into: &events)
         flush(into: &detections)

@@ -96,7 +96,7 @@ public struct FeatureWindow {
     public let vector: UnsafeBufferPointer<Float>
 }
 
-/// Streaming feature extraction on the shared STFT: per-frame measurements, a per-band
+/// Streaming feature extraction on STFT frames (those a model names, ``FeatureFrames``): per-frame measurements, a per-band
 /// background floor, spectral flux, and pooling over centred windows into decision vectors
 /// every ``FeatureSpec/decisionStride`` frames (latency: half the modulation window).
 ///
@@ -198,7 +198,7 @@ public final class SoundFeatureExtractor {
 
     /// Frame time of frame `index` (its centre).
     public func centerTime(ofFrame index: Int) -> Double {
-        (Double(index * configuration.hopSize) + Double(configuration.fftSize) / 2) / configuration.sampleRate
+        (Double(index * configuration.hopSize) + Double(configuration.windowSize) / 2) / configuration.sampleRate
     }
 
     /// Consumes `frame` (frames must arrive in order); calls `body` for a decision vector if one

@@ -33,6 +33,8 @@ public struct SoundModel: Sendable, Hashable {
     /// model trained on every recording at its own rate. A low-rate model serves streams below
     /// ``lowRateLimit`` (`LearnedSoundDetector.shippedModel(for:sampleRate:)`).
     public var trainingRate: Int?
+    /// The frames the model's features are taken on (the file's `frames`; absent: ``FeatureFrames/shared``).
+    public var frames: FeatureFrames = .shared
 
     /// Streams below this rate (Hz) use a label's low-rate model where it has one: below 32 kHz the
     /// band above 8 kHz, where glass shatters, is cut or missing, and a model trained on it misses
@@ -90,6 +92,7 @@ public struct SoundModel: Sendable, Hashable {
             ("label", .string(label)), ("modelVersion", .number(Double(modelVersion))),
         ]
         if let trainingRate { members.append(("trainingRate", .number(Double(trainingRate)))) }
+        if frames != .shared { members.append(("frames", .string(frames.rawValue))) }
         members += [
             ("featureSpec", FeatureSpec.current.json), ("classifier", classifierJSON), ("decision", .object(JSONObject(d))),
             ("training", training),
@@ -141,6 +144,13 @@ public struct SoundModel: Sendable, Hashable {
                     "trainingRate \(rate.description): a low-rate model's rate must be 4000...\(Self.lowRateLimit - 1) Hz")
             }
             trainingRate = r
+        }
+        if let value = json["frames"] {
+            guard let name = value.stringValue, let kind = FeatureFrames(rawValue: name) else {
+                let names = FeatureFrames.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                throw SoundModelError("frames \(value.description): must be \(names)")
+            }
+            frames = kind
         }
         guard let spec = json["featureSpec"], spec == FeatureSpec.current.json else {
             throw SoundModelError(

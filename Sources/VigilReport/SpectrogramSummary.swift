@@ -66,7 +66,7 @@ public struct SpectrogramSummary: Sendable {
         }
         column = max(column, 0)
         columnCount = max(columnCount, column + 1)
-        duration = max(duration, frame.startTime + Double(frame.configuration.fftSize) / frame.configuration.sampleRate)
+        duration = max(duration, frame.startTime + Double(frame.configuration.windowSize) / frame.configuration.sampleRate)
         let base = column * bandCount
         let power = frame.power
         cells.withUnsafeMutableBufferPointer { c in

@@ -111,7 +111,13 @@ package enum SoundModelCard {
             s += "clips are taught as the label, every other clip is a negative (docs/sound-models.md, Cross-validation).\n\n"
         }
         s += "## Features (`\(spec.name)` v\(spec.version), \(spec.dimension) values per decision)\n\n"
-        s += "Per STFT frame (standard shared STFT, ~23 ms frames, 50 % hop): \(spec.melBands) log-mel bands "
+        switch model.frames {
+        case .shared: s += "Per STFT frame (the shared STFT: power-of-two frames of about 23 ms, 16 ms at 16 and 32 kHz, 50 % hop): "
+        case .fixedDuration:
+            s += "Per STFT frame (`\(model.frames.rawValue)`: frames of 1024/44100 s, about 23.2 ms, with a hop of half that at every "
+            s += "sample rate, zero-padded to a power of two): "
+        }
+        s += "\(spec.melBands) log-mel bands "
         s += "\(Int(spec.minFrequency))-\(Int(spec.maxFrequency)) Hz relative to a per-band background floor "
         s += "(minimum of the smoothed band energy over the last \(spec.floorWindowSeconds) s), level, spectral flux "
         s += "(all bands and below 1 kHz), centroid, flatness, harmonicity (autocorrelation of the detrended magnitude spectrum "

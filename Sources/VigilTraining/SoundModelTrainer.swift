@@ -21,12 +21,15 @@ package struct RecordingFeatures: Sendable {
     package var frameTimes: [Double] = []
     /// Per frame: flux, low-band flux, HF ratio, mean relative level, largest relative band level.
     package var gateValues: [Float] = []
+    /// The frames the features were taken on.
+    package var frames: FeatureFrames
 
-    /// Creates empty features for a recording.
-    package init(name: String, duration: Double, sampleRate: Double) {
+    /// Creates empty features for a recording, taken on `frames`.
+    package init(name: String, duration: Double, sampleRate: Double, frames: FeatureFrames = .shared) {
         self.name = name
         self.duration = duration
         self.sampleRate = sampleRate
+        self.frames = frames
     }
 }
 
@@ -231,8 +234,10 @@ package enum SoundModelTrainer {
     /// set (the shipped dogBark model's rendered music, `vigil train --negatives`). Its name carries
     /// ``extraNegativePrefix``, so it never matches a labeled file's annotations and is never drawn
     /// into the validation part: it is always training data.
-    package static func extraNegativeFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
-        extractFeatures(name: extraNegativePrefix + name, samples: samples, sampleRate: sampleRate)
+    package static func extraNegativeFeatures(
+        name: String, samples: [Float], sampleRate: Double, frames: FeatureFrames = .shared
+    ) -> RecordingFeatures {
+        extractFeatures(name: extraNegativePrefix + name, samples: samples, sampleRate: sampleRate, frames: frames)
     }
 
     /// Name prefix of extra labeled recordings (``extraPositiveFeatures(name:samples:sampleRate:)``).
@@ -242,8 +247,10 @@ package enum SoundModelTrainer {
     /// model's words of other speakers, `vigil train --positives`). Its name carries
     /// ``extraPositivePrefix`` (its annotations must too), so it never collides with a labeled file
     /// and is never drawn into the validation part: it is always training data.
-    package static func extraPositiveFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
-        extractFeatures(name: extraPositivePrefix + name, samples: samples, sampleRate: sampleRate)
+    package static func extraPositiveFeatures(
+        name: String, samples: [Float], sampleRate: Double, frames: FeatureFrames = .shared
+    ) -> RecordingFeatures {
+        extractFeatures(name: extraPositivePrefix + name, samples: samples, sampleRate: sampleRate, frames: frames)
     }
 
     /// The events of extra labeled recordings, named as ``extraPositiveFeatures(name:samples:sampleRate:)`` names their files.
@@ -251,12 +258,15 @@ package enum SoundModelTrainer {
         events.map { LabelEvent(file: extraPositivePrefix + $0.file, onset: $0.onset, offset: $0.offset, label: $0.label) }
     }
 
-    /// Extracts decision vectors and gate values from a whole recording (runs the shared STFT).
-    package static func extractFeatures(name: String, samples: [Float], sampleRate: Double) -> RecordingFeatures {
-        let configuration = STFTConfiguration.standard(sampleRate: sampleRate)
+    /// Extracts decision vectors and gate values from a whole recording, on `frames` (as the detector does).
+    package static func extractFeatures(
+        name: String, samples: [Float], sampleRate: Double, frames: FeatureFrames = .shared
+    ) -> RecordingFeatures {
+        let configuration = frames.configuration(sampleRate: sampleRate)
         let stft = ShortTimeFourierTransform(configuration: configuration)
         let extractor = SoundFeatureExtractor(configuration: configuration)
-        var rec = RecordingFeatures(name: name, duration: Double(samples.count) / sampleRate, sampleRate: sampleRate)
+        var rec = RecordingFeatures(
+            name: name, duration: Double(samples.count) / sampleRate, sampleRate: sampleRate, frames: frames)
         let nb = FeatureSpec.current.melBands
         func take(_ w: FeatureWindow) {
             rec.centerTimes.append(w.centerTime)
@@ -322,7 +332,7 @@ package enum SoundModelTrainer {
         probabilities: [Float]? = nil
     ) -> [TrackedEvent] {
         let spec = FeatureSpec.current
-        let hop = STFTConfiguration.standard(sampleRate: rec.sampleRate).hopDuration
+        let hop = rec.frames.configuration(sampleRate: rec.sampleRate).hopDuration
         let tracker = EventTracker(
             parameters: decision, sensitivity: sensitivity, decisionPeriod: hop * Double(spec.decisionStride), hop: hop)
         let probs = probabilities ?? self.probabilities(rec, classifier: classifier)

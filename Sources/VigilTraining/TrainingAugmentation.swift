@@ -1,6 +1,7 @@
 import Foundation
 import VigilCore
 import VigilDSP
+import VigilInference
 
 /// How one augmented copy of a training recording is made: the room, the background, the microphone
 /// and the gain (``TrainingAugmentation/apply(_:rate:background:variant:)``).
@@ -188,7 +189,8 @@ package enum TrainingAugmentation {
     /// Returns the copies' features and, for each copy, the item mixed into it. Items without audio or
     /// without a background are skipped.
     package static func copies(
-        of items: [String], copies: Int, seed: UInt64, audio: [String: (samples: [Float], rate: Double)], pool: (String) -> [String]
+        of items: [String], copies: Int, seed: UInt64, audio: [String: (samples: [Float], rate: Double)], frames: FeatureFrames = .shared,
+        pool: (String) -> [String]
     ) -> (recordings: [RecordingFeatures], backgroundOf: [String: String]) {
         var recordings: [RecordingFeatures] = []
         var backgroundOf: [String: String] = [:]
@@ -216,7 +218,8 @@ package enum TrainingAugmentation {
                 let mixed = apply(source.samples, rate: source.rate, background: background, variant: drawn[k - 1])
                 let camera = recorded(mixed, rate: source.rate, variant: drawn[k - 1])
                 let copyName = "\(item)#a\(k)"
-                recordings.append(SoundModelTrainer.extractFeatures(name: copyName, samples: camera.samples, sampleRate: camera.rate))
+                recordings.append(
+                    SoundModelTrainer.extractFeatures(name: copyName, samples: camera.samples, sampleRate: camera.rate, frames: frames))
                 backgroundOf[copyName] = name
             }
         }

@@ -63,6 +63,9 @@ package struct TrainingRun {
     /// The rate (Hz) of a low-rate model (``SoundModel/trainingRate``): every recording above it is resampled to it
     /// before its features are taken, for training, choosing and scoring alike. nil: each recording at its own rate.
     package var trainingRate: Int?
+    /// The frames the model's features are taken on: the recipe's ``SoundModelRecipe/fullBandFrames`` for the
+    /// label's model, the shared STFT's frames for a low-rate model (which serves streams of one kind of rate).
+    package var featureFrames: FeatureFrames { trainingRate == nil ? SoundModelRecipe.of(trigger).fullBandFrames : .shared }
     /// Folds of the out-of-fold decision choice (the cross-validation's folds over every recording).
     package var choiceFolds = 5
     /// Extra negative recordings (training part only).
@@ -187,6 +190,7 @@ package struct TrainingRun {
     package func material(progress: (TrainingProgress) -> Void) throws(TrainingRunError) -> Material {
         let label = trigger.rawValue
         let recipe = SoundModelRecipe.of(trigger)
+        let frames = featureFrames
         guard annotations.contains(where: { $0.label == label }) else { throw TrainingRunError.noEvents(label: label) }
         var annotations = annotations
         progress(.started(count: recordings.count, itemName: "files"))
@@ -200,8 +204,12 @@ package struct TrainingRun {
                 let decoded = try read(recording.path)
                 audio[recording.name] = decoded
                 durations[recording.name] = Double(decoded.samples.count) / decoded.rate
-                features.append(SoundModelTrainer.extractFeatures(name: recording.name, samples: decoded.samples, sampleRate: decoded.rate))
-                if let rec = Self.resampledFeatures(recording.name, decoded, to: scoringRate) { resampledFeatures[rec.name] = rec }
+                features.append(
+                    SoundModelTrainer.extractFeatures(
+                        name: recording.name, samples: decoded.samples, sampleRate: decoded.rate, frames: frames))
+                if let rec = Self.resampledFeatures(recording.name, decoded, to: scoringRate, frames: frames) {
+                    resampledFeatures[rec.name] = rec
+                }
             } catch {
                 progress(.warning("warning: \(error); left out of training"))
             }
@@ -216,20 +224,24 @@ package struct TrainingRun {
         // Copies of the negatives as a camera at a lower rate records them (SoundModelRecipe.negativeRateCopies).
         let withLabel = Set(annotations.filter { $0.label == label }.map(\.file))
         for rec in features where !withLabel.contains(rec.name) {
-            if let copy = Self.rateCopy(rec.name, audio[rec.name], recipe: recipe) { features.append(copy) }
+            if let copy = Self.rateCopy(rec.name, audio[rec.name], recipe: recipe, frames: frames) { features.append(copy) }
         }
         let syntheticRate = Double(trainingRate ?? 44_100)
         for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: syntheticRate, seed: seed)
         where recipe.syntheticConfusers || !SoundModelTrainer.isSyntheticConfuser(name) {
-            features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: syntheticRate))
+            features.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: syntheticRate, frames: frames))
         }
         // Extra negatives: training only (their names carry SoundModelTrainer.extraNegativePrefix).
-        let extraNegativeFeatures = extraFeatures(negatives, SoundModelTrainer.extraNegativeFeatures, progress)
+        let extraNegativeFeatures = extraFeatures(negatives, progress) {
+            SoundModelTrainer.extraNegativeFeatures(name: $0, samples: $1, sampleRate: $2, frames: frames)
+        }
         features += extraNegativeFeatures
         // Extra labelled recordings: training only (their names and events carry SoundModelTrainer.extraPositivePrefix).
         var extraPositives = 0
         if let positives {
-            let extraPositiveFeatures = extraFeatures(positives.recordings, SoundModelTrainer.extraPositiveFeatures, progress)
+            let extraPositiveFeatures = extraFeatures(positives.recordings, progress) {
+                SoundModelTrainer.extraPositiveFeatures(name: $0, samples: $1, sampleRate: $2, frames: frames)
+            }
             features += extraPositiveFeatures
             extraPositives = extraPositiveFeatures.count
             annotations += SoundModelTrainer.extraPositiveEvents(positives.events)
@@ -252,11 +264,15 @@ package struct TrainingRun {
                 do {
                     let decoded = try read(clips.audioPath(clip))
                     let rec = SoundModelTrainer.extractFeatures(
-                        name: TrainingClip.namePrefix + clip.filename, samples: decoded.samples, sampleRate: decoded.rate)
+                        name: TrainingClip.namePrefix + clip.filename, samples: decoded.samples, sampleRate: decoded.rate, frames: frames)
                     features.append(rec)
                     clipByName[rec.name] = clip
-                    if clip.label != label, let copy = Self.rateCopy(rec.name, decoded, recipe: recipe) { features.append(copy) }
-                    if let scored = Self.resampledFeatures(rec.name, decoded, to: scoringRate) { resampledFeatures[rec.name] = scored }
+                    if clip.label != label, let copy = Self.rateCopy(rec.name, decoded, recipe: recipe, frames: frames) {
+                        features.append(copy)
+                    }
+                    if let scored = Self.resampledFeatures(rec.name, decoded, to: scoringRate, frames: frames) {
+                        resampledFeatures[rec.name] = scored
+                    }
                     // Kept for the room copies: the label's clips (sounds) and the negatives (backgrounds).
                     if roomCopies > 0 && (clip.label == label || clip.label == TrainingClip.negativeLabel) { audio[rec.name] = decoded }
                     if clip.label == label {
@@ -286,13 +302,13 @@ package struct TrainingRun {
         if augmentCopies > 0 {
             features += Self.augmentedCopies(
                 of: trainingFiles, pool: trainingFiles, annotations: annotations, voiceBackground: voiceBackground, audio: audio,
-                copies: augmentCopies, seed: seed, sameFold: sameFold)
+                copies: augmentCopies, seed: seed, frames: frames, sameFold: sameFold)
         }
         var backgroundOf: [String: String] = [:]
         if roomCopies > 0 {
             let copies = Self.roomAugmentedCopies(
                 label: label, copies: roomCopies, seed: seed, audio: audio, annotations: annotations, devFiles: trainingFiles,
-                clips: clipByName, voiceBackground: voiceBackground, sameFold: sameFold, progress: progress)
+                clips: clipByName, voiceBackground: voiceBackground, frames: frames, sameFold: sameFold, progress: progress)
             features += copies.recordings
             backgroundOf = copies.backgroundOf
         }
@@ -348,6 +364,7 @@ package struct TrainingRun {
             choiceFolds: m.plan?.innerFolds(outerFold: -1) ?? [], backgroundOf: m.backgroundOf)
         var model = trained.model
         model.trainingRate = trainingRate
+        model.frames = featureFrames
         let figures = trained.figures
         let card = SoundModelCard.markdown(
             model: model, figures: figures, provenance: provenance, validation: m.validation,
@@ -365,7 +382,7 @@ package struct TrainingRun {
     /// Features of extra training recordings made by `extract`; a file that cannot be decoded is left
     /// out with a warning naming it.
     func extraFeatures(
-        _ recordings: [TrainingRecording], _ extract: (String, [Float], Double) -> RecordingFeatures, _ progress: (TrainingProgress) -> Void
+        _ recordings: [TrainingRecording], _ progress: (TrainingProgress) -> Void, _ extract: (String, [Float], Double) -> RecordingFeatures
     ) -> [RecordingFeatures] {
         recordings.compactMap { recording in
             do {
@@ -382,7 +399,8 @@ package struct TrainingRun {
     /// file of `pool` (outside the voice background, in the same fold by `sameFold`) mixed in at a random SNR.
     static func augmentedCopies(
         of files: [String], pool candidates: [String], annotations: [LabelEvent], voiceBackground: VoiceBackground,
-        audio: [String: (samples: [Float], rate: Double)], copies: Int, seed: UInt64, sameFold: (String, String) -> Bool
+        audio: [String: (samples: [Float], rate: Double)], copies: Int, seed: UInt64, frames: FeatureFrames = .shared,
+        sameFold: (String, String) -> Bool
     ) -> [RecordingFeatures] {
         let annotated = Set(annotations.map(\.file))
         let eventFree = candidates.filter { !annotated.contains($0) && !voiceBackground.files.contains($0) }
@@ -401,7 +419,7 @@ package struct TrainingRun {
                     bg == name
                     ? source.samples
                     : SoundModelTrainer.augmented(source.samples, background: background, snrDB: snr, gainDB: gain, offset: offset)
-                out.append(SoundModelTrainer.extractFeatures(name: "\(name)#\(k)", samples: mixed, sampleRate: source.rate))
+                out.append(SoundModelTrainer.extractFeatures(name: "\(name)#\(k)", samples: mixed, sampleRate: source.rate, frames: frames))
             }
         }
         return out
@@ -423,19 +441,20 @@ package struct TrainingRun {
         let plan = CrossValidationPlan(keys: items.keys, amounts: items.amounts, folds: folds, seed: seed)
         var all = recordings
         var backgroundOf: [String: String] = [:]
+        let frames = recordings.first?.frames ?? .shared
         if roomCopies > 0 {
             // Room copies: sound and background of the same fold, so that no fold's audio reaches another fold's
             // training part (and a copy whose background is in the inner validation part is not trained on).
             let copies = roomAugmentedCopies(
                 label: label, copies: roomCopies, seed: seed, audio: audio, annotations: annotations, devFiles: devFiles, clips: clips,
-                voiceBackground: voiceBackground, sameFold: { plan.foldOf[$0] == plan.foldOf[$1] }, progress: progress)
+                voiceBackground: voiceBackground, frames: frames, sameFold: { plan.foldOf[$0] == plan.foldOf[$1] }, progress: progress)
             all += copies.recordings
             backgroundOf = copies.backgroundOf
         }
         if copies > 0 {
             all += augmentedCopies(
                 of: devFiles, pool: devFiles, annotations: annotations, voiceBackground: voiceBackground, audio: audio, copies: copies,
-                seed: seed, sameFold: { plan.foldOf[$0] == plan.foldOf[$1] })
+                seed: seed, frames: frames, sameFold: { plan.foldOf[$0] == plan.foldOf[$1] })
         }
         let started = Date()
         let segmentObjective = SoundModelTrainer.defaults(for: label).segmentObjective
@@ -460,8 +479,8 @@ extension TrainingRun {
     /// clips with voices), with `sameFold(item, background)`.
     static func roomAugmentedCopies(
         label: String, copies: Int, seed: UInt64, audio: [String: (samples: [Float], rate: Double)], annotations: [LabelEvent],
-        devFiles: [String], clips: [String: TrainingClip], voiceBackground: VoiceBackground, sameFold: (String, String) -> Bool,
-        progress: (TrainingProgress) -> Void
+        devFiles: [String], clips: [String: TrainingClip], voiceBackground: VoiceBackground, frames: FeatureFrames = .shared,
+        sameFold: (String, String) -> Bool, progress: (TrainingProgress) -> Void
     ) -> (recordings: [RecordingFeatures], backgroundOf: [String: String]) {
         let annotated = Set(annotations.map(\.file))
         let withLabel = Set(annotations.filter { $0.label == label }.map(\.file))
@@ -471,7 +490,7 @@ extension TrainingRun {
             devFiles.filter { !annotated.contains($0) && !(ignoresVoices && voiceBackground.files.contains($0)) }
             + clips.filter { $0.value.label == TrainingClip.negativeLabel && !(ignoresVoices && $0.value.voices) }.keys.sorted()
         let started = Date()
-        let result = TrainingAugmentation.copies(of: items, copies: copies, seed: seed, audio: audio) { item in
+        let result = TrainingAugmentation.copies(of: items, copies: copies, seed: seed, audio: audio, frames: frames) { item in
             backgrounds.filter { sameFold(item, $0) }
         }
         progress(
@@ -484,17 +503,21 @@ extension TrainingRun {
     /// The copy of the negative recording `name` that `recipe` asks for: resampled to its
     /// ``SoundModelRecipe/negativeRateCopies`` rate and named "NAME#rRATE" (a copy follows its item into every fold
     /// and part); nil when the recipe makes none or the recording is not above that rate.
-    static func rateCopy(_ name: String, _ decoded: (samples: [Float], rate: Double)?, recipe: SoundModelRecipe) -> RecordingFeatures? {
+    static func rateCopy(
+        _ name: String, _ decoded: (samples: [Float], rate: Double)?, recipe: SoundModelRecipe, frames: FeatureFrames = .shared
+    ) -> RecordingFeatures? {
         guard let rate = recipe.negativeRateCopies, let decoded, decoded.rate > Double(rate) else { return nil }
         let samples = BandLimitedResampler.resample(decoded.samples, from: decoded.rate, to: Double(rate))
-        return SoundModelTrainer.extractFeatures(name: "\(name)#r\(rate)", samples: samples, sampleRate: Double(rate))
+        return SoundModelTrainer.extractFeatures(name: "\(name)#r\(rate)", samples: samples, sampleRate: Double(rate), frames: frames)
     }
 
     /// Features of `decoded` resampled to `rate` (nil when no rate is given or the recording is not above it).
-    static func resampledFeatures(_ name: String, _ decoded: (samples: [Float], rate: Double), to rate: Int?) -> RecordingFeatures? {
+    static func resampledFeatures(
+        _ name: String, _ decoded: (samples: [Float], rate: Double), to rate: Int?, frames: FeatureFrames = .shared
+    ) -> RecordingFeatures? {
         guard let rate, decoded.rate > Double(rate) else { return nil }
         let samples = BandLimitedResampler.resample(decoded.samples, from: decoded.rate, to: Double(rate))
-        return SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: Double(rate))
+        return SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: Double(rate), frames: frames)
     }
 }
 

@@ -333,7 +333,7 @@ struct TrainCommandTests {
     }
 
     @Test(
-        "personTalking also trains on 16 kHz copies of every recording without speech; copies of its speech and other labels' copies are not made"
+        "personTalking also trains on 16 kHz copies of every recording without speech (copies of its speech and other labels' copies are not made), all on frames of one duration at every rate; dogBark and low-rate models use the shared STFT's frames"
     )
     func negativeRateCopies() throws {
         let dir = try temporaryDirectory()
@@ -357,7 +357,14 @@ struct TrainCommandTests {
         let original = try #require(speech.features.first { $0.name == "clip4.wav" })
         let copy = try #require(copies.first { $0.name == "clip4.wav#r16000" })
         #expect(original.sampleRate == 22_050 && abs(copy.duration - original.duration) < 0.01 && copy.matrix != original.matrix)
-        #expect(try material(.dogBark, dogLabels).features.allSatisfy { !$0.name.contains("#r") })
+        #expect(try material(.dogBark, dogLabels).features.allSatisfy { !$0.name.contains("#r") && $0.frames == .shared })
+        // personTalking's model takes its features on frames of one duration at every rate, the copies' too.
+        #expect(speech.features.allSatisfy { $0.frames == .fixedDuration })
+        #expect(abs(copy.frameTimes[1] - copy.frameTimes[0] - 186.0 / 16_000) < 1e-9)
+        var lowRate = try TrainingInputs.run(
+            trigger: .personTalking, labels: labels, audioDirectory: audio, out: dir.appendingPathComponent("m.json").path, seed: 1)
+        lowRate.trainingRate = 16_000
+        #expect(lowRate.featureFrames == .shared)
     }
 
     @Test(

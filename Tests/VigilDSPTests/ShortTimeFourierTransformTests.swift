@@ -41,9 +41,45 @@ struct ShortTimeFourierTransformTests {
         #expect(c.binCount == expected / 2 + 1)
     }
 
-    @Test("a full-scale sine lands in its bin at about 0 dB", arguments: [8_000.0, 44_100.0, 96_000.0])
-    func sinePeak(rate: Double) {
-        let config = STFTConfiguration.standard(sampleRate: rate)
+    @Test(
+        "the fixed-duration configuration has 1024/44100 s frames and half that hop at every rate, zero-padded to a power of two; at 11.025, 22.05 and 44.1 kHz it is the standard one",
+        arguments: [
+            (8_000.0, 186, 93, 256), (11_025.0, 256, 128, 256), (16_000.0, 372, 186, 512), (22_050.0, 512, 256, 512),
+            (32_000.0, 743, 372, 1024), (44_100.0, 1024, 512, 1024), (48_000.0, 1115, 557, 2048),
+        ])
+    func fixedDurationSizes(rate: Double, window: Int, hop: Int, fft: Int) {
+        let c = STFTConfiguration.fixedDuration(sampleRate: rate)
+        #expect(c.windowSize == window && c.hopSize == hop && c.fftSize == fft)
+        #expect(abs(Double(c.windowSize) / rate - 1024 / 44_100) < 0.5 / rate)
+        #expect((c == STFTConfiguration.standard(sampleRate: rate)) == [11_025.0, 22_050, 44_100].contains(rate))
+    }
+
+    @Test("zero-padded frames cover windowSize samples, are centred on them, and the last one says how many are the stream's")
+    func zeroPaddedFrames() {
+        let config = STFTConfiguration.fixedDuration(sampleRate: 16_000)
+        var signal = SignalBuffer(sampleRate: 16_000, duration: 0.5)
+        signal.addTone(frequency: 1_000, start: 0, duration: 0.5, dBFS: -3.0103, ramp: 0.000_001)
+        let result = Self.frames(signal.samples, configuration: config, blockSize: 333)
+        // 8000 samples: full frames at 0, 186, ... while k * 186 + 372 <= 8000, then one zero-padded frame.
+        let full = (8_000 - 372) / 186 + 1
+        #expect(result.count == full + 1)
+        #expect(result.map(\.start) == (0..<(full + 1)).map { Double($0 * 186) / 16_000 })
+        let stft = ShortTimeFourierTransform(configuration: config)
+        var frames: [(center: Double, samples: Int, valid: Int)] = []
+        signal.samples.withUnsafeBufferPointer { stft.process($0) { frames.append(($0.centerTime, $0.samples.count, $0.validCount)) } }
+        stft.finish { frames.append(($0.centerTime, $0.samples.count, $0.validCount)) }
+        #expect(frames.first?.center == 186.0 / 16_000 && frames.allSatisfy { $0.samples == 372 })
+        #expect(frames.dropLast().allSatisfy { $0.valid == 372 } && frames.last?.valid == 8_000 - full * 186)
+    }
+
+    @Test(
+        "a full-scale sine lands in its bin at about 0 dB, also in zero-padded frames",
+        arguments: [
+            STFTConfiguration.standard(sampleRate: 8_000), .standard(sampleRate: 44_100), .standard(sampleRate: 96_000),
+            .fixedDuration(sampleRate: 16_000), .fixedDuration(sampleRate: 48_000),
+        ])
+    func sinePeak(config: STFTConfiguration) {
+        let rate = config.sampleRate
         let frequency = config.binWidth * 37  // exactly on a bin centre
         var signal = SignalBuffer(sampleRate: rate, duration: 0.5)
         signal.addTone(frequency: frequency, start: 0, duration: 0.5, dBFS: -3.0103, ramp: 0.000_001)

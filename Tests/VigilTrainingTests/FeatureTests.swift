@@ -55,6 +55,76 @@ struct FeatureTests {
     var harmonicityIndex: Int { spec.melBands + 3 }
     var flatnessIndex: Int { spec.melBands + 2 }
 
+    @Test(
+        "the detectors' feature stream, fed the shared STFT's frames, gives bit for bit the decisions and per-frame values of the training extraction, on either kind of frames",
+        arguments: [8_000.0, 16_000, 22_050, 32_000, 44_100, 48_000], FeatureFrames.allCases)
+    func streamMatchesTraining(rate: Double, frames: FeatureFrames) {
+        var gen = SeededGenerator(seed: 11)
+        var s = SignalBuffer(sampleRate: rate, duration: 3.3)
+        s.addNoise(dBFS: -50, generator: &gen)
+        for h in 1...5 { s.addTone(frequency: 220 * Double(h), start: 0.7, duration: 0.8, dBFS: -18 - 3 * Double(h)) }
+        s.addNoise(dBFS: -15, start: 2.0, duration: 0.3, generator: &gen)
+        let training = SoundModelTrainer.extractFeatures(name: "x", samples: s.samples, sampleRate: rate, frames: frames)
+        let shared = STFTConfiguration.standard(sampleRate: rate)
+        let stft = ShortTimeFourierTransform(configuration: shared)
+        let stream = SharedFeatureStream(configuration: shared, frames: frames)
+        var centers: [Double] = []
+        var matrix: [Float] = []
+        var frameTimes: [Double] = []
+        var gate: [Float] = []
+        let nb = FeatureSpec.current.melBands
+        func collect(_ decisions: [(centerTime: Double, availableTime: Double, vector: [Float])]) {
+            for d in decisions {
+                centers.append(d.centerTime)
+                matrix += d.vector
+            }
+            let n = stream.columnCount
+            for (k, t) in stream.measuredTimes.enumerated() {
+                frameTimes.append(t)
+                let b = k * n + nb
+                gate += [1, 2, 6, 9, 11].map { stream.measuredColumns[b + $0] }
+            }
+        }
+        s.samples.withUnsafeBufferPointer { all in
+            var i = 0
+            while i < all.count {
+                let n = min(1_000, all.count - i)
+                stft.process(UnsafeBufferPointer(rebasing: all[i..<(i + n)])) { collect(stream.advance($0)) }
+                i += n
+            }
+        }
+        stft.finish { collect(stream.advance($0)) }
+        collect(stream.finish())
+        #expect(!training.centerTimes.isEmpty && centers == training.centerTimes && matrix == training.matrix)
+        #expect(frameTimes == training.frameTimes && gate == training.gateValues)
+        // Fixed-duration frames are 1024/44100 s apart by half at every rate; shared ones are the STFT's own.
+        let hop = frameTimes[1] - frameTimes[0]
+        let expected = frames.configuration(sampleRate: rate).hopDuration
+        #expect(abs(hop - expected) < 1e-9)
+        if frames == .fixedDuration { #expect(abs(hop - 512 / 44_100) < 0.5 / rate) }
+    }
+
+    @Test(
+        "detectors share one feature stream where their models' frames are the same (11.025, 22.05, 44.1 kHz) and get two where they differ",
+        arguments: [(8_000.0, false), (11_025, true), (16_000, false), (22_050, true), (32_000, false), (44_100, true), (48_000, false)])
+    func streamSharing(rate: Double, shared: Bool) {
+        let stft = ShortTimeFourierTransform(configuration: .standard(sampleRate: rate))
+        var checked = false
+        let samples = [Float](repeating: 0.01, count: 4_096)
+        samples.withUnsafeBufferPointer { b in
+            stft.process(b) { frame in
+                guard !checked else { return }
+                checked = true
+                let a = SharedFeatureStream.stream(for: frame, frames: .shared)
+                let f = SharedFeatureStream.stream(for: frame, frames: .fixedDuration)
+                #expect((a === f) == shared)
+                #expect(SharedFeatureStream.stream(for: frame, frames: .fixedDuration) === f)
+                #expect(SharedFeatureStream.stream(for: frame, frames: .shared) === a)
+            }
+        }
+        #expect(checked)
+    }
+
     @Test("a harmonic tone is harmonic, white noise is not")
     func harmonicity() {
         var gen = SeededGenerator(seed: 7)

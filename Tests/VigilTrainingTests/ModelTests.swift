@@ -205,6 +205,27 @@ struct ModelTests {
     }
 
     @Test(
+        "a model's frames round-trip (absent means the shared STFT's, and is not written); a frames value this build does not know is an error naming it"
+    )
+    func framesRoundTrip() throws {
+        var model = trainTiny(seed: 1)
+        #expect(!model.fileText.contains("\"frames\"") && model.frames == .shared)
+        model.frames = .fixedDuration
+        #expect(model.fileText.contains("\"frames\": \"fixedDuration\""))
+        let back = try SoundModel(fileText: model.fileText)
+        #expect(back.frames == .fixedDuration && back == model)
+        for value in [JSONValue.string("standard"), .number(1)] {
+            var object = model.json.objectValue!
+            object["frames"] = value
+            #expect {
+                try SoundModel(json: .object(object))
+            } throws: { error in
+                "\(error)".contains("frames \(value.description): must be \"shared\" or \"fixedDuration\"")
+            }
+        }
+    }
+
+    @Test(
         "a low-rate model's rate round-trips through its file; a model without one writes none; a rate of 32 kHz or more, or not a number, is refused"
     )
     func trainingRateRoundTrip() throws {
