@@ -18,19 +18,6 @@ public struct SpectralFrame {
     /// zero-padded last frame).
     public let validCount: Int
 
-    /// A frame of `configuration` over `samples` (the first `validCount` of them the stream's; all by default) with its `power` spectrum.
-    public init(
-        index: Int, configuration: STFTConfiguration, power: UnsafeBufferPointer<Float>, samples: UnsafeBufferPointer<Float>,
-        meanSquare: Float, validCount: Int? = nil
-    ) {
-        self.index = index
-        self.configuration = configuration
-        self.power = power
-        self.samples = samples
-        self.meanSquare = meanSquare
-        self.validCount = validCount ?? samples.count
-    }
-
     /// Media time of the frame's first sample, in seconds.
     public var startTime: Double { Double(index * configuration.hopSize) / configuration.sampleRate }
     /// Media time of the frame's centre, in seconds.

@@ -46,7 +46,7 @@ public final class LearnedSoundDetector: SpectralDetector {
         precondition(model.label == trigger.rawValue, "model \(model.label) used for \(trigger.rawValue)")
         self.trigger = trigger
         self.model = model
-        let hop = (model.frames == .shared ? configuration : model.frames.configuration(sampleRate: configuration.sampleRate)).hopDuration
+        let hop = model.frames.configuration(incoming: configuration).hopDuration
         tracker = EventTracker(
             parameters: model.decision, sensitivity: sensitivity,
             decisionPeriod: hop * Double(FeatureSpec.current.decisionStride), hop: hop)

@@ -17,4 +17,10 @@ public enum FeatureFrames: String, Sendable, Hashable, CaseIterable {
         case .fixedDuration: .fixedDuration(sampleRate: sampleRate)
         }
     }
+
+    /// The configuration the features are taken on when the incoming frames are of `incoming`: those frames
+    /// themselves for ``shared``, else this kind's frames at their rate.
+    public func configuration(incoming: STFTConfiguration) -> STFTConfiguration {
+        self == .shared ? incoming : configuration(sampleRate: incoming.sampleRate)
+    }
 }

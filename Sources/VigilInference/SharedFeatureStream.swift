@@ -47,7 +47,7 @@ public final class SharedFeatureStream {
     }
 
     private init(configuration: STFTConfiguration, frames: FeatureFrames, spec: FeatureSpec, key: UnsafeRawPointer?) {
-        let features = frames == .shared ? configuration : frames.configuration(sampleRate: configuration.sampleRate)
+        let features = frames.configuration(incoming: configuration)
         extractor = SoundFeatureExtractor(configuration: features, spec: spec)
         transform = features == configuration ? nil : ShortTimeFourierTransform(configuration: features)
         self.frames = frames
@@ -101,7 +101,7 @@ public final class SharedFeatureStream {
     /// The shared stream with features on `frames` for the STFT that produced `frame` (created if none is live).
     public static func stream(for frame: SpectralFrame, frames requested: FeatureFrames = .shared) -> SharedFeatureStream {
         // Frames that are the incoming ones (fixed-duration frames at 11.025, 22.05 and 44.1 kHz) share their stream.
-        let frames = requested.configuration(sampleRate: frame.configuration.sampleRate) == frame.configuration ? .shared : requested
+        let frames = requested.configuration(incoming: frame.configuration) == frame.configuration ? .shared : requested
         let table = StreamTable.current
         let key = UnsafeRawPointer(frame.power.baseAddress!)
         table.entries.removeAll { $0.stream == nil }

@@ -365,6 +365,13 @@ struct TrainCommandTests {
             trigger: .personTalking, labels: labels, audioDirectory: audio, out: dir.appendingPathComponent("m.json").path, seed: 1)
         lowRate.trainingRate = 16_000
         #expect(lowRate.featureFrames == .shared)
+        // The model file and its card say which frames.
+        let out = dir.appendingPathComponent("personTalking.json").path
+        let result = try CommandRunner.run(["train", "--labels", labels, audio, "--out", out, "--seed", "1", "--no-progress"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try SoundModel(fileText: String(contentsOfFile: out, encoding: .utf8)).frames == .fixedDuration)
+        let card = try String(contentsOfFile: dir.appendingPathComponent("personTalking.md").path, encoding: .utf8)
+        #expect(card.contains("Per STFT frame (`fixedDuration`: frames of 1024/44100 s"), "\(card)")
     }
 
     @Test(

@@ -256,6 +256,33 @@ struct ModelTests {
         return settings
     }
 
+    @Test(
+        "a detector whose model names fixed-duration frames reports exactly the events the trainer's simulation finds on the training extraction of those frames",
+        arguments: [16_000.0, 44_100, 48_000])
+    func fixedFramesDetectorMatchesSimulation(rate: Double) throws {
+        var model = trainTiny(seed: 1)
+        model.frames = .fixedDuration
+        var gen = SeededGenerator(seed: 5)
+        var s = SignalBuffer(sampleRate: rate, duration: 9)
+        s.addNoise(dBFS: -45, generator: &gen)
+        for start in [1.1, 3.6, 6.2] {
+            for h in 1...6 { s.addTone(frequency: 250 * Double(h), start: start, duration: 0.6, dBFS: -20 - 3 * Double(h)) }
+        }
+        let sensitivity = Sensitivity(10)
+        let expected = SoundModelTrainer.simulate(
+            SoundModelTrainer.extractFeatures(name: "x", samples: s.samples, sampleRate: rate, frames: .fixedDuration), model: model,
+            sensitivity: sensitivity)
+        let configuration = STFTConfiguration.standard(sampleRate: rate)
+        let detector = LearnedSoundDetector(trigger: .dogBark, model: model, configuration: configuration, sensitivity: sensitivity)
+        let stft = ShortTimeFourierTransform(configuration: configuration)
+        var found: [Detection] = []
+        s.samples.withUnsafeBufferPointer { b in stft.process(b) { detector.process($0, into: &found) } }
+        stft.finish { detector.process($0, into: &found) }
+        detector.finish(at: s.duration, into: &found)
+        #expect(!expected.isEmpty)
+        #expect(found.map { [$0.start, $0.end, $0.detectedAt] } == expected.map { [$0.onset, max($0.offset, $0.onset), $0.detectedAt] })
+    }
+
     @Test("on the demo scene the shipped classifiers give bit for bit the logits, and the detectors the detections, of the Models/ files")
     func embeddedDetectionsMatchFiles() throws {
         let path = DevData.packageRoot.appendingPathComponent("Samples/demo-scene.flac").path
