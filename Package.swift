@@ -234,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "VigilMediaTests",
             dependencies: [
-                "VigilMedia", "VigilFrameIO", "VigilImaging", "VigilAudioIO", "VigilTestSupport",
+                "VigilMedia", "CFFmpeg", "VigilFrameIO", "VigilImaging", "VigilAudioIO", "VigilTestSupport",
             ]),
         .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilCore", "VigilDevice", "VigilTestSupport"]),
         .testTarget(

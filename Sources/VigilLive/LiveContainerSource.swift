@@ -13,16 +13,20 @@ import VigilPipeline
 /// stream's own sample rate. A network stream is opened by a ``LiveMediaStreamReader`` on the
 /// first read: it reconnects with the ``ReconnectPolicy``'s bounded exponential backoff when the
 /// stream drops, keeps the timeline monotonic across reconnects, and its chunks are processed as
-/// they arrive; its audio is resampled to ``networkSampleRate`` or the rate given (a reconnect may
-/// change the camera's own rate, the analysis keeps one). Used by one thread (the runner's), except
-/// ``monitor`` and ``stop()``.
+/// they arrive; its audio keeps the rate of the first connection that carries audio (brought into
+/// ``analysisRates``), or is resampled to the rate given, and a reconnect that brings another
+/// rate is resampled to it: the analysis keeps one rate. Used by one thread (the runner's),
+/// except ``monitor`` and ``stop()``.
 public final class LiveContainerSource: MediaSource {
     /// The input as given, with a URL password replaced by `***`: the `file` of every record.
     public let name: String
     /// Whether the input is a network stream (else a file).
     public let isNetwork: Bool
-    /// Sample rate of the audio handed over; `nil` when no audio is read.
-    public let sampleRate: Double?
+    /// Sample rate of the audio handed over; `nil` when no audio is read, and for a network
+    /// stream without a given rate until its first connection that carries audio has chosen it.
+    public var sampleRate: Double? { streamRate.withLockedValue { $0 }.map(Double.init) ?? fileRate }
+    /// Whether audio is handed over (with a network stream, once a connection carries audio).
+    public let readsAudio: Bool
     /// Whether video frames are handed over.
     public let readsVideo: Bool
     /// The network stream's status and stop switch (`nil` for a file).
@@ -35,6 +39,10 @@ public final class LiveContainerSource: MediaSource {
 
     private let input: String
     private let options: MediaReaderOptions
+    /// A file's audio rate.
+    private let fileRate: Double?
+    /// A network stream's audio rate: the rate given, or the one its first connection with audio chose.
+    private let streamRate: NIOLockedValueBox<Int?>
     private var reader: any MediaChunkSource
     /// Whether the current connection carries audio (network streams; set by each open).
     private let connectionHasAudio: NIOLockedValueBox<Bool>
@@ -52,10 +60,19 @@ public final class LiveContainerSource: MediaSource {
     /// detector's noise floor down (the room's background would then count as a sound for many
     /// seconds). The runner fills the gap with noise at the background level.
     public static let connectionAudioSkip = 0.3
-    /// The rate network audio is resampled to by default: every band the sound models read (up to 16 kHz).
-    /// A camera that records at 16 kHz or less is better analysed at 16 kHz (`vigil live --stream-audio-rate`):
-    /// below 32 kHz glassBreak and personTalking use their low-rate models, trained on such audio.
+    /// The rate network audio is analysed at when the stream does not state its own: every band
+    /// the sound models read (up to 16 kHz).
     public static let networkSampleRate = 32_000
+    /// The rates a network stream's own audio rate is analysed at unchanged: a camera's own rate
+    /// is what `vigil analyze` would use on its recording (below 32 kHz glassBreak and
+    /// personTalking use their low-rate models, trained on such audio); a rate outside is brought
+    /// to the nearest end.
+    public static let analysisRates = 8_000...48_000
+
+    /// The rate a network stream whose own audio rate is `sourceRate` (0 when unstated) is analysed at.
+    public static func analysisRate(forStreamRate sourceRate: Int) -> Int {
+        sourceRate > 0 ? min(max(sourceRate, analysisRates.lowerBound), analysisRates.upperBound) : networkSampleRate
+    }
     /// File extensions read as containers through libavformat (other files keep their readers).
     public static let containerExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "ts", "m2ts", "mts", "avi", "flv", "3gp"]
 
@@ -70,13 +87,15 @@ public final class LiveContainerSource: MediaSource {
     ///   - readsAudio, readsVideo: which streams to analyze (`--no-audio`, `--no-video`).
     ///   - analysisFPS: video frames handed over per second of media.
     ///   - policy: when to reconnect a network stream (files are not reconnected).
-    ///   - networkAudioRate: the rate a network stream's audio is resampled to (files keep their own).
+    ///   - networkAudioRate: the rate a network stream's audio is resampled to; `nil` (the default)
+    ///     keeps the rate of the first connection that carries audio (``analysisRate(forStreamRate:)``).
+    ///     Files keep their own.
     ///   - log: receives one line per failed connection attempt and per reconnect.
     /// - Throws: ``MediaReadError`` naming the file and the reason (unreadable, not a container,
     ///   no audio or video stream to read).
     public init(
         input: String, readsAudio: Bool = true, readsVideo: Bool = true, analysisFPS: Double = 5, policy: ReconnectPolicy = .standard,
-        networkAudioRate: Int = networkSampleRate, log: @escaping @Sendable (String) -> Void
+        networkAudioRate: Int? = nil, log: @escaping @Sendable (String) -> Void
     ) throws(MediaReadError) {
         self.input = input
         let name = MediaInputName.redacted(input)
@@ -86,14 +105,15 @@ public final class LiveContainerSource: MediaSource {
         let hasAudio = NIOLockedValueBox(readsAudio)
         connectionHasAudio = hasAudio
         let opened = connectionOpened
+        let streamRate = NIOLockedValueBox<Int?>(isNetwork && readsAudio ? networkAudioRate : nil)
+        self.streamRate = streamRate
+        self.readsAudio = readsAudio
         if isNetwork {
-            let options = MediaReaderOptions(
-                readsAudio: readsAudio, readsVideo: readsVideo, audioSampleRate: readsAudio ? networkAudioRate : nil,
-                analysisFPS: analysisFPS)
+            let options = MediaReaderOptions(readsAudio: readsAudio, readsVideo: readsVideo, analysisFPS: analysisFPS)
             self.options = options
             let monitor = LiveStreamMonitor()
             self.monitor = monitor
-            sampleRate = readsAudio ? Double(networkAudioRate) : nil
+            fileRate = nil
             self.readsVideo = readsVideo
             reader = LiveMediaStreamReader(
                 inputName: name, policy: policy, frameDuration: 1 / analysisFPS, monitor: monitor,
@@ -101,7 +121,7 @@ public final class LiveContainerSource: MediaSource {
                 open: { () throws(MediaReadError) -> any MediaChunkSource in
                     let before = monitor.status
                     do throws(MediaReadError) {
-                        let reader = try MediaContainerReader(input: input, options: options)
+                        let reader = try Self.open(input, options: options, rate: streamRate, name: name, log: log)
                         monitor.setCancellation(reader.cancellation)
                         hasAudio.withLockedValue { $0 = reader.audio != nil }
                         opened.withLockedValue { $0 = true }
@@ -123,16 +143,39 @@ public final class LiveContainerSource: MediaSource {
             self.options = options
             let reader = try MediaContainerReader(input: input, options: options)
             monitor = nil
-            sampleRate = reader.audio.map { Double($0.sampleRate) }
+            fileRate = reader.audio.map { Double($0.sampleRate) }
             self.readsVideo = reader.video != nil
             hasAudio.withLockedValue { $0 = reader.audio != nil }
             self.reader = reader
         }
     }
 
+    /// Opens one connection to a network stream, its audio at the rate in `rate`; while that is
+    /// `nil`, the first connection with audio chooses it (``analysisRate(forStreamRate:)``) and
+    /// logs it.
+    private static func open(
+        _ input: String, options: MediaReaderOptions, rate: NIOLockedValueBox<Int?>, name: String, log: @Sendable (String) -> Void
+    ) throws(MediaReadError) -> MediaContainerReader {
+        var options = options
+        let given = rate.withLockedValue { $0 }
+        options.audioSampleRate = options.readsAudio ? given ?? networkSampleRate : nil
+        let reader = try MediaContainerReader(input: input, options: options)
+        guard given == nil, let audio = reader.audio else { return reader }
+        let chosen = analysisRate(forStreamRate: audio.sourceSampleRate)
+        reader.resampleAudio(to: chosen)
+        rate.withLockedValue { $0 = chosen }
+        let own = audio.sourceSampleRate > 0 ? "\(audio.sourceSampleRate) Hz" : "no stated rate"
+        log("\(name): audio analysed at \(chosen) Hz (the stream's own: \(own); kept across reconnects)")
+        return reader
+    }
+
     /// Whether the current connection (a file: the file) delivers audio: video frames then wait
     /// for the audio of their time, so that both reach the engine in media order.
     public var deliversAudio: Bool { sampleRate != nil && connectionHasAudio.withLockedValue { $0 } }
+
+    /// Whether the audio is analysed: the file has audio, or the stream's audio is read (its rate
+    /// may still be unknown).
+    public var analyzesAudio: Bool { isNetwork ? readsAudio : fileRate != nil }
 
     /// The next chunk on the media timeline, or `nil` at the end of a file (or after ``stop()``).
     /// - Throws: ``SourceReadError`` with the reason (the runner names the input) when a file

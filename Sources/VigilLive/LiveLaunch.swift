@@ -60,8 +60,9 @@ public struct LiveLaunch: Sendable {
     public var readsAudio = true
     /// Analyze the video of a container file or stream (`--no-video` clears it).
     public var readsVideo = true
-    /// The rate (Hz) a stream URL's audio is resampled to (`--stream-audio-rate`).
-    public var streamAudioRate = LiveContainerSource.networkSampleRate
+    /// The rate (Hz) a stream URL's audio is resampled to (`--stream-audio-rate`); `nil` keeps the
+    /// stream's own rate (``LiveContainerSource/analysisRate(forStreamRate:)``).
+    public var streamAudioRate: Int?
     /// Reconnect attempts after a failure that may fail in a row before a stream is given up (the
     /// run then ends with status 1; 0: never reconnect); `nil` retries for ever.
     public var reconnectAttempts: Int?
@@ -118,12 +119,13 @@ public struct LiveLaunch: Sendable {
             return nil
         }
         guard MediaInputName.isNetworkURL(source) else {
-            let custom = streamAudioRate != LiveContainerSource.networkSampleRate
-            return custom ? "--stream-audio-rate applies to a stream URL (a file keeps its own rate)" : nil
+            return streamAudioRate != nil ? "--stream-audio-rate applies to a stream URL (a file keeps its own rate)" : nil
         }
         if loop { return "--loop does not apply to a stream URL" }
         if measureLatency { return "--measure-latency needs a paced file or scenario source" }
-        guard (8_000...48_000).contains(streamAudioRate) else { return "--stream-audio-rate must be 8000...48000 Hz" }
+        if let streamAudioRate, !LiveContainerSource.analysisRates.contains(streamAudioRate) {
+            return "--stream-audio-rate must be 8000...48000 Hz"
+        }
         return nil
     }
 
@@ -205,7 +207,11 @@ extension LiveSession {
         container: LiveContainerSource, device: DeviceController, settings: DetectorSettings = DetectorSettings(), explain: Bool = false,
         hub: EventHub, metrics: LiveMetrics, sinks: [any EventSink] = [], onRecord: (@Sendable (LiveRecord) -> Void)? = nil
     ) {
-        switch (container.sampleRate, container.readsVideo) {
+        switch (container.analyzesAudio ? container.sampleRate : nil, container.readsVideo) {
+        case (nil, let video) where container.analyzesAudio:
+            self.init(
+                audioRateLaterSourceName: container.name, video: video, device: device, settings: settings, explain: explain, hub: hub,
+                metrics: metrics, sinks: sinks, onRecord: onRecord)
         case (let rate?, true):
             self.init(
                 sampleRate: rate, audioVideoSourceName: container.name, device: device, settings: settings, explain: explain, hub: hub,

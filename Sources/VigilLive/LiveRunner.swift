@@ -57,7 +57,7 @@ public final class LiveRunner: @unchecked Sendable {
     public init(session: LiveSession, source: any MediaSource, options: Options) {
         if let container = source as? LiveContainerSource {
             precondition(
-                session.analyzesAudio == (container.sampleRate != nil) && session.analyzesVideo == container.readsVideo,
+                session.analyzesAudio == container.analyzesAudio && session.analyzesVideo == container.readsVideo,
                 "a container source needs a session that analyzes its audio and video")
         } else {
             precondition(
@@ -181,10 +181,17 @@ public final class LiveRunner: @unchecked Sendable {
     /// timestamps) and audio overlapping what was already analyzed is dropped. `--loop` places the next pass of a
     /// file after the end of the previous one.
     private func runContainer(_ source: LiveContainerSource) {
-        let rate = source.sampleRate ?? 0
-        let blockSize = rate > 0 ? max(1, Int((options.blockDuration * rate).rounded())) : 1
+        // A stream analysed at its own rate gives it with its first audio chunk.
+        var rate = source.sampleRate ?? 0
+        var blockSize = 1
         var block = [Float]()
-        block.reserveCapacity(blockSize)
+        func startAudio(at sampleRate: Double) {
+            rate = sampleRate
+            blockSize = max(1, Int((options.blockDuration * rate).rounded()))
+            block.reserveCapacity(blockSize)
+            session.startAudio(sampleRate: rate)
+        }
+        if rate > 0 { startAudio(at: rate) }
         var analyzedSamples: Int64 = 0
         var frames: [VideoFrame] = []
         let start = LiveClock.now()
@@ -245,7 +252,8 @@ public final class LiveRunner: @unchecked Sendable {
                 guard let chunk = next else { break }
                 switch chunk {
                 case .audio(var audio):
-                    guard rate > 0 else { continue }
+                    guard source.analyzesAudio else { continue }
+                    if rate == 0 { startAudio(at: Double(audio.sampleRate)) }
                     audio.time += loopOffset
                     if let limit = options.maxMediaTime, audio.time >= limit { break reading }
                     lastEnd = max(lastEnd, audio.endTime)
@@ -259,7 +267,7 @@ public final class LiveRunner: @unchecked Sendable {
                     frames.append(frame)
                 }
                 // Frames the audio has reached (all of them without audio), and those too far ahead of it.
-                let audioTime = source.deliversAudio ? Double(analyzedSamples) / rate : Double.infinity
+                let audioTime = source.deliversAudio ? (rate > 0 ? Double(analyzedSamples) / rate : 0) : Double.infinity
                 processFrames(upTo: max(audioTime, (frames.last?.time ?? 0) - Self.videoHoldLimit))
             }
             if !block.isEmpty { processBlock() }

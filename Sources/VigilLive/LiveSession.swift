@@ -37,8 +37,9 @@ import VigilVision
 /// The motion detector takes the new zones, sensitivities and privacy zones from the next
 /// frame, keeping its background model.
 public final class LiveSession: @unchecked Sendable {
-    /// The stream's sample rate (audio sessions); 0 for a video session.
-    public let sampleRate: Double
+    /// The stream's sample rate (audio sessions); 0 for a video session, and for a session whose
+    /// audio analysis has not started (``startAudio(sampleRate:)``).
+    public var sampleRate: Double { state.withLockedValue { _ in audioRate } }
     /// The `file` of every record: the source's name.
     public let sourceName: String
     /// The live device.
@@ -64,8 +65,15 @@ public final class LiveSession: @unchecked Sendable {
     private let state: NIOLockedValueBox<State>
     /// The analysis (one of the two, or both), used only with the lock held. They stay outside the mutex
     /// because an analyzer takes the caller's sample buffer, which cannot enter the mutex's region.
-    private let audio: AudioStreamAnalyzer?
+    /// `audio` is `nil` until ``startAudio(sampleRate:)`` in a session made without a rate.
+    private var audio: AudioStreamAnalyzer?
     private let motion: MotionDetector?
+    /// The rate `audio` runs at (0 without audio), set with it under the lock.
+    private var audioRate = 0.0
+    /// Whether the session analyzes audio (from the start, or once its rate is known).
+    private let audioExpected: Bool
+    /// The detector settings `audio` is made with.
+    private let settings: DetectorSettings
     /// Called with the lock held, in order, for every record.
     private let sinks: [any EventSink]
 
@@ -113,33 +121,68 @@ public final class LiveSession: @unchecked Sendable {
             metrics: metrics, sinks: sinks, onRecord: onRecord)
     }
 
-    /// The session with an audio analyzer at `audioRate` (if given) and a motion detector (if `video`).
-    private init(
-        audioRate: Double?, video: Bool, sourceName: String, device: DeviceController, settings: DetectorSettings, explain: Bool,
-        hub: EventHub, metrics: LiveMetrics, sinks: [any EventSink], onRecord: (@Sendable (LiveRecord) -> Void)?
+    /// Creates a session for a stream whose audio rate is known only once it connects (a camera
+    /// stream analysed at its own rate): the audio analysis starts with ``startAudio(sampleRate:)``,
+    /// and blocks before it are ignored; with `video`, frames are analyzed from the start.
+    /// Parameters as for an audio session.
+    public convenience init(
+        audioRateLaterSourceName sourceName: String, video: Bool, device: DeviceController,
+        settings: DetectorSettings = DetectorSettings(), explain: Bool = false, hub: EventHub, metrics: LiveMetrics,
+        sinks: [any EventSink] = [], onRecord: (@Sendable (LiveRecord) -> Void)? = nil
     ) {
-        self.sampleRate = audioRate ?? 0
+        self.init(
+            audioRate: nil, audioLater: true, video: video, sourceName: sourceName, device: device, settings: settings, explain: explain,
+            hub: hub, metrics: metrics, sinks: sinks, onRecord: onRecord)
+    }
+
+    /// The session with an audio analyzer at `audioRate` (if given; with `audioLater`, made by
+    /// ``startAudio(sampleRate:)``) and a motion detector (if `video`).
+    private init(
+        audioRate: Double?, audioLater: Bool = false, video: Bool, sourceName: String, device: DeviceController,
+        settings: DetectorSettings, explain: Bool, hub: EventHub, metrics: LiveMetrics, sinks: [any EventSink],
+        onRecord: (@Sendable (LiveRecord) -> Void)?
+    ) {
+        self.audioExpected = audioRate != nil || audioLater
+        self.settings = settings
         self.sourceName = sourceName
         self.device = device
         self.explain = explain
         self.hub = hub
         self.metrics = metrics
         self.sinks = Self.sinks(sinks, onRecord: onRecord, hub: hub)
-        audio = audioRate.map { rate in
-            let analyzer = AudioStreamAnalyzer(sampleRate: rate, triggers: Set(DetectorRegistry.availableSoundTriggers), settings: settings)
-            analyzer.reportsStarts = true
-            return analyzer
-        }
+        audio = audioRate.map { Self.makeAnalyzer(sampleRate: $0, settings: settings) }
+        self.audioRate = audioRate ?? 0
         _ = device.takeChanges()
         motion = video ? MotionDetector(configuration: MotionConfiguration(device: device.current)) : nil
         state = NIOLockedValueBox(State(engine: EventEngine(policy: EventPolicy(device: device.current), reportsStarts: true)))
     }
 
-    /// Whether only video frames are analyzed (a stream without audio).
-    public var isVideo: Bool { motion != nil && audio == nil }
+    /// The analyzer of every available sound trigger at `sampleRate`, reporting starts.
+    private static func makeAnalyzer(sampleRate: Double, settings: DetectorSettings) -> AudioStreamAnalyzer {
+        let analyzer = AudioStreamAnalyzer(
+            sampleRate: sampleRate, triggers: Set(DetectorRegistry.availableSoundTriggers), settings: settings)
+        analyzer.reportsStarts = true
+        return analyzer
+    }
 
-    /// Whether audio blocks are analyzed (a stream with audio, with or without video).
-    public var analyzesAudio: Bool { audio != nil }
+    /// Starts the audio analysis of a session made for a stream whose rate was not yet known (a
+    /// camera stream analysed at its own rate): blocks at `sampleRate` follow. Does nothing when
+    /// the analysis has already started or the session analyzes no audio.
+    public func startAudio(sampleRate: Double) {
+        precondition(sampleRate > 0, "a sample rate must be positive")
+        state.withLockedValue { _ in
+            guard audioExpected, audio == nil else { return }
+            audio = Self.makeAnalyzer(sampleRate: sampleRate, settings: settings)
+            audioRate = sampleRate
+        }
+    }
+
+    /// Whether only video frames are analyzed (a stream without audio).
+    public var isVideo: Bool { motion != nil && !audioExpected }
+
+    /// Whether audio blocks are analyzed (a stream with audio, with or without video; the
+    /// analysis may wait for ``startAudio(sampleRate:)``).
+    public var analyzesAudio: Bool { audioExpected }
 
     /// Whether video frames are analyzed (a stream with video, with or without audio).
     public var analyzesVideo: Bool { motion != nil }

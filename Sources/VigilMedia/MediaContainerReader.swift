@@ -22,7 +22,7 @@ public final class MediaContainerReader: MediaChunkSource {
     /// The options the reader was opened with.
     public let options: MediaReaderOptions
     /// The decoded audio stream, if any.
-    public let audio: MediaAudioStreamInfo?
+    public private(set) var audio: MediaAudioStreamInfo?
     /// The decoded video stream, if any.
     public let video: MediaVideoStreamInfo?
     /// The container's duration in seconds, when it states one (files; not live streams).
@@ -132,6 +132,14 @@ public final class MediaContainerReader: MediaChunkSource {
 
     /// A handle that cancels this reader's blocking I/O from another thread.
     public var cancellation: MediaReadCancellation { MediaReadCancellation(state: interrupt) }
+
+    /// Hands the audio over at `rate` instead of the rate the reader was opened with, so that a
+    /// caller can choose it from the stream's own rate (``audio``'s `sourceSampleRate`).
+    /// - Precondition: no chunk has been read yet, and `rate` is positive.
+    public func resampleAudio(to rate: Int) {
+        precondition(rate > 0 && resampler == nil && pending.isEmpty && !finished, "resampleAudio(to:) after reading began")
+        audio?.sampleRate = rate
+    }
 
     /// The next chunk of audio or video in demux order, or `nil` at the end of the input. Audio
     /// chunks are contiguous; video frames come only at the analysis times.
@@ -646,11 +654,21 @@ func libavErrorText(_ code: Int32) -> String {
 }
 
 /// Process-wide libav set-up, done once: network protocols on; libav's own log lines off
-/// (failures reach the caller as ``MediaReadError``), unless `VIGIL_LIBAV_LOG` is set.
+/// (failures reach the caller as ``MediaReadError``), unless `VIGIL_LIBAV_LOG` is set; and no
+/// single libav allocation above ``largestAllocation``.
 enum LibavSetup {
+    /// The largest block libav may allocate at once: 256 MiB. libav sizes some buffers from what
+    /// a file declares (a WAV file's INFO tag, up to 4 GiB, is allocated before it is read), so a
+    /// few corrupt bytes could otherwise take gigabytes. The largest real need is a decoded
+    /// frame's plane: 66 MiB for 8K video at 16 bits. A bigger request fails as libav's own
+    /// out-of-memory case: the demuxer skips what it could not hold, or the read fails with a
+    /// ``MediaReadError`` naming the input.
+    static let largestAllocation = 256 << 20
+
     private static let done: Bool = {
         avformat_network_init()
         if getenv("VIGIL_LIBAV_LOG") == nil { av_log_set_level(AV_LOG_QUIET) }
+        av_max_alloc(largestAllocation)
         return true
     }()
 

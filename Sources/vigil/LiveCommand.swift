@@ -104,8 +104,8 @@ struct LiveCommand: ParsableCommand {
     @Option(help: .hidden)
     var reconnectMaxDelay: Double = 30
 
-    @Option(help: "Rate a stream URL's audio is resampled to (Hz); 16000 for a camera recording at 16 kHz or less (docs/live.md).")
-    var streamAudioRate = LiveContainerSource.networkSampleRate
+    @Option(help: "Rate a stream URL's audio is resampled to (Hz; default: the stream's own, see docs/live.md).")
+    var streamAudioRate: Int?
 
     @OptionGroup(title: "Sound models")
     var modelOptions: ModelOptions

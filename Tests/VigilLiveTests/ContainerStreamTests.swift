@@ -11,17 +11,19 @@ import VigilTestSupport
 
 /// A camera clip made by ffmpeg from the test signals and Samples/: the moving square of
 /// ``TestSignals/movingSquareY4M(seconds:)`` (motion in the porch zone from 2 to 4 s) with the
-/// first `seconds` of the demo scene (a sound at 3 s) as H.264 + AAC in MP4.
+/// first `seconds` of the demo scene (a sound at 3 s) as H.264 + AAC in MP4, its audio at the
+/// scene's 16 kHz or resampled to `audioRate`.
 enum CameraClip {
-    static func make(in directory: URL, seconds: Int = 6) throws -> URL {
+    static func make(in directory: URL, seconds: Int = 6, audioRate: Int? = nil) throws -> URL {
         let y4m = directory.appendingPathComponent("square.y4m")
         try TestSignals.movingSquareY4M(seconds: Double(seconds)).write(to: y4m)
-        let clip = directory.appendingPathComponent("camera.mp4")
-        try ExternalCommand.run([
-            "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", y4m.path, "-i",
-            LiveTestSupport.samplePath("Samples/demo-scene.flac"), "-t", "\(seconds)", "-map", "0:v", "-map", "1:a", "-c:v", "libx264",
-            "-g", "10", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k", clip.path,
-        ])
+        let clip = directory.appendingPathComponent(audioRate.map { "camera-\($0).mp4" } ?? "camera.mp4")
+        try ExternalCommand.run(
+            [
+                "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", y4m.path, "-i",
+                LiveTestSupport.samplePath("Samples/demo-scene.flac"), "-t", "\(seconds)", "-map", "0:v", "-map", "1:a", "-c:v", "libx264",
+                "-g", "10", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
+            ] + (audioRate.map { ["-ar", "\($0)"] } ?? []) + [clip.path])
         return clip
     }
 
@@ -103,6 +105,48 @@ struct ContainerStreamTests {
         #expect(all.map(\.emittedAt) == all.map(\.emittedAt).sorted())
     }
 
+    @Test(
+        "a session made before its stream's audio rate is known ignores audio until startAudio, then reports what a session at that rate does"
+    )
+    func audioRateLater() throws {
+        let audioSource = try FileAudioSource(path: LiveTestSupport.samplePath("Samples/demo-scene.flac"))
+        var samples = [Float](repeating: 0, count: Int(audioSource.sampleRate) * 6)
+        let read = try samples.withUnsafeMutableBufferPointer { try audioSource.read(into: $0) }
+        #expect(read == samples.count)
+        let device = try LoadedDevice.load(path: LiveTestSupport.samplePath("Samples/scenarios/cvr-device.json")).device
+        func session(later: Bool) -> LiveSession {
+            let metrics = LiveMetrics()
+            let hub = EventHub(clientBufferCapacity: 64, metrics: metrics)
+            if later {
+                return LiveSession(
+                    audioRateLaterSourceName: "camera", video: false, device: DeviceController(device: device), hub: hub, metrics: metrics)
+            }
+            return LiveSession(
+                sampleRate: audioSource.sampleRate, sourceName: "camera", device: DeviceController(device: device), hub: hub,
+                metrics: metrics)
+        }
+        let fixed = session(later: false), later = session(later: true)
+        #expect(later.analyzesAudio && !later.isVideo && !later.analyzesVideo && later.sampleRate == 0)
+        #expect(later.process(samples[0..<1600].map { $0 }).isEmpty && later.mediaTime == 0, "audio before the rate is known")
+        later.startAudio(sampleRate: audioSource.sampleRate)
+        later.startAudio(sampleRate: 8_000)
+        #expect(later.sampleRate == audioSource.sampleRate, "a second start changes nothing")
+        var lines: [[String]] = []
+        for session in [fixed, later] {
+            var records: [LiveRecord] = []
+            for start in stride(from: 0, to: samples.count, by: 1600) { records += session.process(Array(samples[start..<(start + 1600)])) }
+            records += session.finish()
+            lines.append(records.map(\.line))
+        }
+        #expect(lines[0] == lines[1] && lines[0].contains { $0.contains(#""trigger":"sound""#) }, "\(lines[1])")
+        let video = LiveSession(
+            videoSourceName: "camera", device: DeviceController(device: device),
+            hub: EventHub(clientBufferCapacity: 8, metrics: LiveMetrics()),
+            metrics: LiveMetrics())
+        video.startAudio(sampleRate: 16_000)
+        #expect(video.isVideo && !video.analyzesAudio && video.sampleRate == 0, "a video session takes no audio")
+    }
+
     @Test("a container file that is not one is refused naming the file and the reason")
     func badContainerIsRefused() throws {
         let directory = try TestProcesses.temporaryDirectory(prefix: "vigil-live-container")
@@ -144,17 +188,26 @@ struct LiveRTSPCommandTests {
     }
 
     @Test(
-        "a stream's audio comes at 32 kHz, or at the --stream-audio-rate given; the option is refused for files and out of range"
+        "a stream's audio keeps the camera's own rate (96 kHz brought to 48 kHz), or the --stream-audio-rate given; the option is refused for files and out of range"
     )
     func streamAudioRate() async throws {
         let directory = try TestProcesses.temporaryDirectory(prefix: "vigil-live-rtsp-rate")
         defer { try? FileManager.default.removeItem(at: directory) }
         let camera = try RTSPTestCamera(clip: try CameraClip.make(in: directory), audio: true)
         defer { camera.stop() }
-        for rate in [LiveContainerSource.networkSampleRate, 16_000] {
-            let source = try LiveContainerSource(input: camera.url, readsVideo: false, networkAudioRate: rate, log: { _ in })
+        let fastCamera = try RTSPTestCamera(clip: try CameraClip.make(in: directory, audioRate: 96_000), audio: true)
+        defer { fastCamera.stop() }
+        let cases: [(camera: RTSPTestCamera, given: Int?, own: Int, analysed: Int)] = [
+            (camera, nil, 16_000, 16_000), (camera, 32_000, 16_000, 32_000), (fastCamera, nil, 96_000, 48_000),
+            (fastCamera, 16_000, 96_000, 16_000),
+        ]
+        for (camera, given, own, rate) in cases {
+            let lines = NIOLockedValueBox<[String]>([])
+            let source = try LiveContainerSource(
+                input: camera.url, readsVideo: false, networkAudioRate: given, log: { line in lines.withLockedValue { $0.append(line) } })
             defer { source.stop() }
-            #expect(source.sampleRate == Double(rate))
+            #expect(source.sampleRate == given.map(Double.init), "the rate before the first connection")
+            #expect(source.analyzesAudio)
             var seconds = 0.0
             while seconds < 1, let chunk = try source.nextChunk() {
                 guard case .audio(let audio) = chunk else { continue }
@@ -162,7 +215,14 @@ struct LiveRTSPCommandTests {
                 seconds += Double(audio.samples.count) / Double(rate)
             }
             #expect(seconds >= 1, "no audio at \(rate) Hz")
+            #expect(source.sampleRate == Double(rate))
+            let told = lines.withLockedValue { $0 }.filter { $0.contains("audio analysed at") }
+            let expected = "\(camera.url): audio analysed at \(rate) Hz (the stream's own: \(own) Hz; kept across reconnects)"
+            #expect(told == (given == nil ? [expected] : []), "\(told)")
         }
+        #expect(LiveContainerSource.analysisRate(forStreamRate: 0) == LiveContainerSource.networkSampleRate)
+        #expect(LiveContainerSource.analysisRate(forStreamRate: 4_000) == 8_000)
+        #expect(LiveContainerSource.analysisRate(forStreamRate: 22_050) == 22_050)
         var launch = LiveLaunch(source: camera.url)
         launch.streamAudioRate = 16_000
         #expect(launch.problem(limits: InputLimits()) == nil)
