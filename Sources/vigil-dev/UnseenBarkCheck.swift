@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VigilAudioIO
 import VigilCore
 import VigilDetectors
 import VigilInference
@@ -21,6 +22,13 @@ struct UnseenBarkCheck: ParsableCommand {
 
     @Option(name: .customLong("model"), help: "LABEL=FILE: score this model file instead of the shipped one (repeatable).")
     var models: [String] = []
+
+    @Option(
+        name: .customLong("write-scenes"),
+        help:
+            "Also write each scene as a 32-bit float WAV and their barks as labels.tsv into this directory (to score another system on them)."
+    )
+    var sceneDirectory: String?
 
     static let directory = ProcessInfo.processInfo.environment["VIGIL_BARKCHECK"]
 
@@ -73,6 +81,7 @@ struct UnseenBarkCheck: ParsableCommand {
         var annotations: [LabelEvent] = []
         var recordings: [RecordingFeatures] = []
         var found: [Int: [String: [TrackedEvent]]] = [:]
+        if let sceneDirectory { try FileManager.default.createDirectory(atPath: sceneDirectory, withIntermediateDirectories: true) }
         for (j, clipName) in clips.enumerated() {
             let clip = try DevData.loadAudio("\(dir)/\(clipName)")
             for snr in Self.snrs {
@@ -82,6 +91,10 @@ struct UnseenBarkCheck: ParsableCommand {
                     clip: clip.samples, rate: clip.sampleRate, background: bg.samples, backgroundRate: bg.sampleRate, snrDB: snr)
                 let name = "\(clipName)@\(Int(snr))dB"
                 annotations += barks.map { LabelEvent(file: name, onset: $0.onset, offset: $0.offset, label: "dogBark") }
+                if let sceneDirectory {
+                    try AudioFileWriter.write(
+                        samples, sampleRate: Int(clip.sampleRate), format: .wavFloat, to: "\(sceneDirectory)/\(name).wav")
+                }
                 recordings.append(
                     RecordingFeatures(name: name, duration: Double(samples.count) / clip.sampleRate, sampleRate: clip.sampleRate))
                 for level in [5, 8, 10] {
@@ -96,6 +109,13 @@ struct UnseenBarkCheck: ParsableCommand {
             }
         }
         print("unseen barks: \(clips.count) clips, \(annotations.count) barks in \(recordings.count) scenes")
+        if let sceneDirectory {
+            let rows = annotations.map {
+                "\($0.file).wav\t\(String(format: "%.3f", $0.onset))\t\(String(format: "%.3f", $0.offset))\t\($0.label)\n"
+            }
+            try rows.joined().write(toFile: "\(sceneDirectory)/labels.tsv", atomically: true, encoding: .utf8)
+            print("scenes and labels.tsv written to \(sceneDirectory)")
+        }
         for level in [5, 8, 10] {
             let fig = SoundModelTrainer.score(
                 label: "dogBark", found: found[level] ?? [:], recordings: recordings, annotations: annotations
