@@ -39,6 +39,12 @@ public struct LiveServer: Sendable {
                 "mediaTime": .number((session.mediaTime * 1000).rounded() / 1000), "clients": .number(Double(metrics.connectedClients)),
                 "lagSeconds": .number((metrics.currentLag * 1000).rounded() / 1000), "authRequired": .bool(configuration.token != nil),
             ]
+            if session.analyzesAudio, case .object(var object) = body {
+                // A stream analysed at its own rate has none until its first audio.
+                let rate = session.sampleRate
+                object["audioSampleRate"] = rate > 0 ? .number(rate) : .null
+                body = .object(object)
+            }
             if let stream = metrics.stream, case .object(var object) = body {
                 object["stream"] = [
                     "state": .string(stream.status.state.rawValue), "reconnects": .number(Double(stream.status.reconnects)),

@@ -286,6 +286,7 @@ struct LiveRTSPCommandTests {
             "no sound event after the third restart: \(output())")
         let health = await Self.get(port, "/health")
         #expect(health.contains(#""reconnects":3"#) && health.contains(#""state":"connected""#), "\(health)")
+        #expect(health.contains(#""audioSampleRate":16000"#), "the camera's own rate: \(health)")
         _ = Glibc.kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\((try? String(contentsOf: stderr, encoding: .utf8)) ?? "")")

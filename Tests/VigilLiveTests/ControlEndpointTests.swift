@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Testing
+import VigilControl
 import VigilCore
 import VigilDevice
 import VigilLive
@@ -27,6 +28,29 @@ struct ControlEndpointTests {
         if let field { #expect(result.1["field"]?.stringValue == field, "\(result.1)", sourceLocation: sourceLocation) }
     }
 
+    @Test("/health gives the audio rate: null for a stream whose first audio has not come, then the stream's own")
+    func healthAudioRateOfAStream() async throws {
+        let metrics = LiveMetrics()
+        let session = LiveSession(
+            audioRateLaterSourceName: "camera", video: true, device: DeviceController(device: try LiveTestSupport.frontDoor()),
+            hub: EventHub(clientBufferCapacity: 16, metrics: metrics), metrics: metrics)
+        let server = LiveServer(session: session, configuration: LiveServerConfiguration(host: "127.0.0.1", port: 0))
+        try await server.withTestClient { client in
+            let (_, before) = try await send(client, .get, "/health")
+            #expect(before["audioSampleRate"] == .null, "\(before)")
+            session.startAudio(sampleRate: 48_000)
+            let (_, after) = try await send(client, .get, "/health")
+            #expect(after["audioSampleRate"]?.doubleValue == 48_000, "\(after)")
+        }
+        let video = LiveSession(
+            videoSourceName: "camera", device: DeviceController(device: try LiveTestSupport.frontDoor()),
+            hub: EventHub(clientBufferCapacity: 16, metrics: metrics), metrics: metrics)
+        try await LiveServer(session: video, configuration: LiveServerConfiguration(host: "127.0.0.1", port: 0)).withTestClient { client in
+            let (_, health) = try await send(client, .get, "/health")
+            #expect(health["audioSampleRate"] == nil, "a video session has no audio rate: \(health)")
+        }
+    }
+
     @Test func healthMetricsAndDevice() async throws {
         let stack = LiveTestSupport.stack(device: try LiveTestSupport.frontDoor())
         try await stack.server.withTestClient { client in
@@ -34,6 +58,7 @@ struct ControlEndpointTests {
             #expect(status == 200)
             #expect(health["status"]?.stringValue == "ok")
             #expect(health["source"]?.stringValue == "test")
+            #expect(health["audioSampleRate"]?.doubleValue == 16_000, "\(health)")
             let metrics = try await client.execute(uri: "/metrics", method: .get)
             #expect(metrics.status == .ok)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
