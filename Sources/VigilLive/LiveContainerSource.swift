@@ -25,8 +25,6 @@ public final class LiveContainerSource: MediaSource {
     /// Sample rate of the audio handed over; `nil` when no audio is read, and for a network
     /// stream without a given rate until its first connection that carries audio has chosen it.
     public var sampleRate: Double? { streamRate.withLockedValue { $0 }.map(Double.init) ?? fileRate }
-    /// Whether audio is handed over (with a network stream, once a connection carries audio).
-    public let readsAudio: Bool
     /// Whether video frames are handed over.
     public let readsVideo: Bool
     /// The network stream's status and stop switch (`nil` for a file).
@@ -107,7 +105,6 @@ public final class LiveContainerSource: MediaSource {
         let opened = connectionOpened
         let streamRate = NIOLockedValueBox<Int?>(isNetwork && readsAudio ? networkAudioRate : nil)
         self.streamRate = streamRate
-        self.readsAudio = readsAudio
         if isNetwork {
             let options = MediaReaderOptions(readsAudio: readsAudio, readsVideo: readsVideo, analysisFPS: analysisFPS)
             self.options = options
@@ -175,7 +172,7 @@ public final class LiveContainerSource: MediaSource {
 
     /// Whether the audio is analysed: the file has audio, or the stream's audio is read (its rate
     /// may still be unknown).
-    public var analyzesAudio: Bool { isNetwork ? readsAudio : fileRate != nil }
+    public var analyzesAudio: Bool { isNetwork ? options.readsAudio : fileRate != nil }
 
     /// The next chunk on the media timeline, or `nil` at the end of a file (or after ``stop()``).
     /// - Throws: ``SourceReadError`` with the reason (the runner names the input) when a file

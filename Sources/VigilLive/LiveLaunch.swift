@@ -207,20 +207,20 @@ extension LiveSession {
         container: LiveContainerSource, device: DeviceController, settings: DetectorSettings = DetectorSettings(), explain: Bool = false,
         hub: EventHub, metrics: LiveMetrics, sinks: [any EventSink] = [], onRecord: (@Sendable (LiveRecord) -> Void)? = nil
     ) {
-        switch (container.analyzesAudio ? container.sampleRate : nil, container.readsVideo) {
-        case (nil, let video) where container.analyzesAudio:
+        switch (container.analyzesAudio, container.sampleRate, container.readsVideo) {
+        case (true, nil, let video):
             self.init(
                 audioRateLaterSourceName: container.name, video: video, device: device, settings: settings, explain: explain, hub: hub,
                 metrics: metrics, sinks: sinks, onRecord: onRecord)
-        case (let rate?, true):
+        case (true, let rate?, true):
             self.init(
                 sampleRate: rate, audioVideoSourceName: container.name, device: device, settings: settings, explain: explain, hub: hub,
                 metrics: metrics, sinks: sinks, onRecord: onRecord)
-        case (let rate?, false):
+        case (true, let rate?, false):
             self.init(
                 sampleRate: rate, sourceName: container.name, device: device, settings: settings, explain: explain, hub: hub,
                 metrics: metrics, sinks: sinks, onRecord: onRecord)
-        case (nil, _):
+        case (false, _, _):
             self.init(
                 videoSourceName: container.name, device: device, explain: explain, hub: hub, metrics: metrics, sinks: sinks,
                 onRecord: onRecord)

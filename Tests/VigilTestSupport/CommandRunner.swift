@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs the built `vigil` executable (it sits beside the test bundle in the build directory) and
-/// captures its output: the one process runner of the tests.
+/// Runs the built `vigil` executable, or another of the package's (they sit beside the test bundle
+/// in the build directory), and captures its output: the one process runner of the tests.
 public enum CommandRunner {
     /// What a run gave.
     public struct Result: Sendable {
@@ -27,21 +27,27 @@ public enum CommandRunner {
         .deletingLastPathComponent()
 
     /// The vigil executable in the same build directory as the running test bundle.
-    public static var executable: URL {
+    public static var executable: URL { executable(named: "vigil") }
+
+    /// The package's executable `product` (`vigil`, `vigil-dev`) in the same build directory as the
+    /// running test bundle.
+    public static func executable(named product: String) -> URL {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         // Bundle layouts: .../debug/VigilPackageTests.xctest (Linux, a file) or .../debug/X.xctest/Contents/MacOS/X.
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("vigil").path) && dir.path != "/" {
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent(product).path) && dir.path != "/" {
             dir = dir.deletingLastPathComponent()
         }
-        return dir.appendingPathComponent("vigil")
+        return dir.appendingPathComponent(product)
     }
 
-    /// Runs `vigil arguments` in `directory` (default: the package root) with the file `stdin` (default:
+    /// Runs `product arguments` (default product: `vigil`) in `directory` (default: the package root) with the file `stdin` (default:
     /// nothing) on standard input. With a `timeout` (seconds), a run still going then is terminated and
     /// gives status -1, so that a hang fails its test instead of the whole run.
-    public static func run(_ arguments: [String], in directory: URL? = nil, stdin: URL? = nil, timeout: Double? = nil) throws -> Result {
+    public static func run(
+        _ arguments: [String], product: String = "vigil", in directory: URL? = nil, stdin: URL? = nil, timeout: Double? = nil
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = executable(named: product)
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? packageRoot
         // Capture through files: no pipe can fill up and block the child.

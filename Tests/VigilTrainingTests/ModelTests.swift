@@ -214,13 +214,23 @@ struct ModelTests {
         #expect(model.fileText.contains("\"frames\": \"fixedDuration\""))
         let back = try SoundModel(fileText: model.fileText)
         #expect(back.frames == .fixedDuration && back == model)
-        for value in [JSONValue.string("standard"), .number(1)] {
+        Self.expectRefused(model, key: "frames", values: [.string("standard"), .number(1)]) {
+            "frames \($0.description): must be \"shared\" or \"fixedDuration\""
+        }
+    }
+
+    /// Expects `model`'s file with `key` set to each of `values` to be refused, the error containing `message(value)`.
+    static func expectRefused(
+        _ model: SoundModel, key: String, values: [JSONValue], sourceLocation: SourceLocation = #_sourceLocation,
+        message: (JSONValue) -> String
+    ) {
+        for value in values {
             var object = model.json.objectValue!
-            object["frames"] = value
-            #expect {
+            object[key] = value
+            #expect(sourceLocation: sourceLocation) {
                 try SoundModel(json: .object(object))
             } throws: { error in
-                "\(error)".contains("frames \(value.description): must be \"shared\" or \"fixedDuration\"")
+                "\(error)".contains(message(value))
             }
         }
     }
@@ -234,14 +244,8 @@ struct ModelTests {
         model.trainingRate = 16_000
         let back = try SoundModel(fileText: model.fileText)
         #expect(back.trainingRate == 16_000 && back == model)
-        for value in [JSONValue.number(44_100), .number(32_000), .number(100), .string("16k")] {
-            var object = model.json.objectValue!
-            object["trainingRate"] = value
-            #expect {
-                try SoundModel(json: .object(object))
-            } throws: { error in
-                "\(error)".contains("trainingRate \(value.description): a low-rate model's rate must be 4000...31999 Hz")
-            }
+        Self.expectRefused(model, key: "trainingRate", values: [.number(44_100), .number(32_000), .number(100), .string("16k")]) {
+            "trainingRate \($0.description): a low-rate model's rate must be 4000...31999 Hz"
         }
     }
 
