@@ -10,8 +10,8 @@ import VigilInference
 /// floor-relative log-mel bands, spectral flux,
 /// centroid, flatness, harmonicity, band energy shares and syllable-rate (3-6 Hz) modulation,
 /// pooled over centred windows (0.2 s and 0.75 s) every 4 frames, and the activity-weighted
-/// spectral shape. The model's classifier (gradient-boosted trees, or a one-hidden-layer
-/// perceptron) gives a probability per decision; ``EventTracker`` smooths it (3-decision median,
+/// spectral shape. The model's classifier (gradient-boosted trees over the pooled decision vector, or
+/// a temporal convolutional network over the per-frame columns) gives a probability per decision; ``EventTracker`` smooths it (3-decision median,
 /// hysteresis, gap bridging) into events. Glass break also needs the two-stage impact-then-
 /// shatter evidence (``ImpactShatterGate``); the shatter band (above 4.5 kHz) is read at the
 /// stream's native rate, so at 32 kHz and above the full band is used, and below it the
@@ -40,12 +40,19 @@ public final class LearnedSoundDetector: SpectralDetector {
     // all six detectors' time). `stream` keeps it alive.
     private var streamReference: Unmanaged<SharedFeatureStream>?
     private var events: [TrackedEvent] = []
+    /// The network's stream, when the model's classifier is a network.
+    private let networkStream: TemporalConvolutionalNetworkStream?
+    /// Decisions whose network logit waits for later frames (never for the shipped models' frames, whose
+    /// latency covers the network's look-ahead), and the index of the next decision.
+    private var waiting: [(centerTime: Double, availableTime: Double, treesLogit: Float?)] = []
+    private var nextDecision = 0
 
     /// A detector for `trigger` with `model` (whose label must be the trigger's name).
     public init(trigger: EventTriggerType, model: SoundModel, configuration: STFTConfiguration, sensitivity: Sensitivity) {
         precondition(model.label == trigger.rawValue, "model \(model.label) used for \(trigger.rawValue)")
         self.trigger = trigger
         self.model = model
+        networkStream = model.classifier.network.map(TemporalConvolutionalNetworkStream.init(network:))
         let hop = model.frames.configuration(incoming: configuration).hopDuration
         tracker = EventTracker(
             parameters: model.decision, sensitivity: sensitivity,
@@ -105,9 +112,13 @@ public final class LearnedSoundDetector: SpectralDetector {
     /// Hands the tracker the per-frame values of the feature frames the stream measured last.
     private func observeMeasuredFrames(_ stream: SharedFeatureStream) {
         let n = stream.columnCount
+        let bands = FeatureSpec.current.melBands
         for (k, time) in stream.measuredTimes.enumerated() {
-            tracker.observeFrame(
-                time: time, columns: stream.measuredColumns[(k * n)..<((k + 1) * n)], melBands: FeatureSpec.current.melBands)
+            let columns = stream.measuredColumns[(k * n)..<((k + 1) * n)]
+            tracker.observeFrame(time: time, columns: columns, melBands: bands)
+            if let networkStream {
+                columns.withUnsafeBufferPointer { networkStream.append(columns: $0.baseAddress!, melBands: bands) }
+            }
         }
     }
 
@@ -115,15 +126,40 @@ public final class LearnedSoundDetector: SpectralDetector {
         if let stream {
             let decisions = stream.finish()
             observeMeasuredFrames(stream)
+            networkStream?.end()
             for d in decisions { decide(d.centerTime, d.availableTime, d.vector) }
+            decideWaiting()
         }
         tracker.finish(into: &events)
         flush(into: &detections)
     }
 
     private func decide(_ center: Double, _ available: Double, _ vector: [Float]) {
-        let logit = vector.withUnsafeBufferPointer { model.classifier.logit($0) }
+        let treesLogit = model.classifier.trees.map { trees in vector.withUnsafeBufferPointer { trees.logit($0) } }
+        guard networkStream != nil else {
+            decide(center, available, logit: SoundClassifier.combined(trees: treesLogit, network: nil))
+            return
+        }
+        waiting.append((center, available, treesLogit))
+        decideWaiting()
+    }
+
+    private func decide(_ center: Double, _ available: Double, logit: Float) {
         tracker.decide(centerTime: center, availableTime: available, probability: Double(1 / (1 + expf(-logit))), into: &events)
+    }
+
+    /// Decides the waiting decisions whose network logits the frames so far allow.
+    private func decideWaiting() {
+        guard let networkStream else { return }
+        var taken = 0
+        for d in waiting {
+            guard networkStream.isReady(decision: nextDecision) else { break }
+            let networkLogit = networkStream.logit(decision: nextDecision)
+            nextDecision += 1
+            taken += 1
+            decide(d.centerTime, d.availableTime, logit: SoundClassifier.combined(trees: d.treesLogit, network: networkLogit))
+        }
+        waiting.removeFirst(taken)
     }
 
     /// Reports the open event once the tracker has confirmed it, with what is known so far; its

@@ -15,8 +15,8 @@ public struct SoundModelError: Error, Sendable, Hashable, CustomStringConvertibl
 public struct SoundModel: Sendable, Hashable {
     /// The `format` field of every model file.
     public static let format = "vigil-sound-model"
-    /// The supported `version` (2: gradient-boosted trees as `classifier`; version 1 files held a
-    /// perceptron as `network` and were made for features v2).
+    /// The supported `version` (2: the `classifier` is gradient-boosted trees, kind `gbdt`, or a temporal
+    /// convolutional network, kind `tcn`; version 1 files held a perceptron as `network` and were made for features v2).
     public static let formatVersion = 2
 
     /// Trigger name (`dogBark`, `glassBreak`, `personTalking`).
@@ -24,7 +24,7 @@ public struct SoundModel: Sendable, Hashable {
     /// Model version (bumped when retrained with other data or settings).
     public var modelVersion: Int
     /// The classifier.
-    public var classifier: GradientBoostedTrees
+    public var classifier: SoundClassifier
     /// Decision parameters (sensitivity 5 = ``DecisionParameters/threshold``).
     public var decision: DecisionParameters
     /// Training metadata (seed, data hash, split, counts, validation metrics), kept as JSON.
@@ -42,7 +42,7 @@ public struct SoundModel: Sendable, Hashable {
     public static let lowRateLimit = 32_000
 
     /// Creates a model.
-    public init(label: String, modelVersion: Int, classifier: GradientBoostedTrees, decision: DecisionParameters, training: JSONValue) {
+    public init(label: String, modelVersion: Int, classifier: SoundClassifier, decision: DecisionParameters, training: JSONValue) {
         self.label = label
         self.modelVersion = modelVersion
         self.classifier = classifier
@@ -51,8 +51,6 @@ public struct SoundModel: Sendable, Hashable {
     }
 
     // MARK: Encoding
-
-    static func floats(_ a: [Float]) -> JSONValue { .array(a.map { .number(Double($0.description) ?? 0) }) }
 
     /// The model's JSON value.
     public var json: JSONValue {
@@ -94,27 +92,10 @@ public struct SoundModel: Sendable, Hashable {
         if let trainingRate { members.append(("trainingRate", .number(Double(trainingRate)))) }
         if frames != .shared { members.append(("frames", .string(frames.rawValue))) }
         members += [
-            ("featureSpec", FeatureSpec.current.json), ("classifier", classifierJSON), ("decision", .object(JSONObject(d))),
+            ("featureSpec", FeatureSpec.current.json), ("classifier", classifier.json), ("decision", .object(JSONObject(d))),
             ("training", training),
         ]
         return .object(JSONObject(members))
-    }
-
-    static func ints(_ a: [Int32]) -> JSONValue { .array(a.map { .number(Double($0)) }) }
-
-    /// The kind of classifier written in model files.
-    public static let classifierKind = "gbdt"
-
-    /// The classifier's JSON value: `kind` and its parameters.
-    var classifierJSON: JSONValue {
-        let t = classifier
-        return .object(
-            JSONObject([
-                ("kind", .string(Self.classifierKind)), ("inputs", .number(Double(t.inputs))),
-                ("baseLogit", .number(Double(t.baseLogit.description) ?? 0)), ("roots", Self.ints(t.roots)),
-                ("feature", Self.ints(t.nodes.map(\.feature))), ("left", Self.ints(t.nodes.map(\.left))),
-                ("value", Self.floats(t.nodes.map(\.value))),
-            ]))
     }
 
     /// The file text: pretty JSON with a trailing newline.
@@ -157,46 +138,8 @@ public struct SoundModel: Sendable, Hashable {
                 "feature spec mismatch: model has \(json["featureSpec"]?.description ?? "none"), this build computes \(FeatureSpec.current.json.description)"
             )
         }
-        func floats(_ v: JSONValue?, _ name: String, count: Int) throws -> [Float] {
-            guard let a = v?.arrayValue else { throw SoundModelError("missing \(name)") }
-            let f = try a.map { e -> Float in
-                guard let d = e.doubleValue else { throw SoundModelError("\(name) holds a non-number") }
-                return Float(d)
-            }
-            guard f.count == count else { throw SoundModelError("\(name) has \(f.count) values, expected \(count)") }
-            return f
-        }
-        func ints(_ v: JSONValue?, _ name: String, count: Int) throws -> [Int32] {
-            guard let a = v?.arrayValue else { throw SoundModelError("missing \(name)") }
-            guard a.count == count else { throw SoundModelError("\(name) has \(a.count) values, expected \(count)") }
-            return try a.map { e -> Int32 in
-                guard let d = e.doubleValue, d == d.rounded(), abs(d) < 2_147_483_648 else {
-                    throw SoundModelError("\(name) holds a value that is not a 32-bit integer")
-                }
-                return Int32(d)
-            }
-        }
-        guard let c = json["classifier"], let kindName = c["kind"]?.stringValue else {
-            throw SoundModelError("missing classifier")
-        }
-        guard kindName == Self.classifierKind else {
-            throw SoundModelError("unknown classifier kind \"\(kindName)\" (expected \"\(Self.classifierKind)\")")
-        }
-        guard let inputs = c["inputs"]?.intValue, inputs == FeatureSpec.current.dimension else {
-            throw SoundModelError(
-                "classifier has \(c["inputs"]?.description ?? "no") inputs, features have \(FeatureSpec.current.dimension)")
-        }
-        guard let base = c["baseLogit"]?.doubleValue, let count = c["feature"]?.arrayValue?.count,
-            let rootCount = c["roots"]?.arrayValue?.count
-        else { throw SoundModelError("classifier: missing baseLogit, roots or feature") }
-        let feature = try ints(c["feature"], "classifier.feature", count: count)
-        let left = try ints(c["left"], "classifier.left", count: count)
-        let value = try floats(c["value"], "classifier.value", count: count)
-        let trees = GradientBoostedTrees(
-            inputs: inputs, baseLogit: Float(base), roots: try ints(c["roots"], "classifier.roots", count: rootCount),
-            nodes: (0..<count).map { .init(feature: feature[$0], left: left[$0], value: value[$0]) })
-        if let problem = trees.validationProblem { throw SoundModelError("classifier: \(problem)") }
-        classifier = trees
+        guard let c = json["classifier"] else { throw SoundModelError("missing classifier") }
+        classifier = try SoundClassifier(json: c)
         guard let d = json["decision"], let threshold = d["threshold"]?.doubleValue,
             let gap = d["mergeGapSeconds"]?.doubleValue
         else { throw SoundModelError("missing decision parameters") }

@@ -135,14 +135,29 @@ package enum SoundModelCard {
         if !recipe.usesHighBand { ignoredParts.append("bands above 8 kHz, HF share and centroid") }
         if !recipe.usesBurstValues { ignoredParts.append("the burst values") }
         let ignoredNote = ignoredParts.joined(separator: ", ")
-        let t = model.classifier
-        let leaves = t.nodes.filter { $0.feature < 0 }.count
-        s += "Classifier: gradient-boosted trees, \(t.treeCount) trees with \(leaves) leaves in all, logistic loss "
-        s += "(\(t.inputs) inputs; never split on: \(ignoredNote)); histogram method (inputs cut at up to "
-        s += "\(model.training["maxBins"]?.description ?? "?") quantile bins), trees grown best-first to "
-        s += "\(model.training["maxLeaves"]?.description ?? "?") leaves with at least "
-        s += "\(model.training["minSamplesPerLeaf"]?.description ?? "?") training decisions each, learning rate "
-        s += "\(model.training["learningRate"]?.description ?? "?"), L2 \(model.training["l2"]?.description ?? "?"). "
+        let training = model.training
+        func setting(_ key: String) -> String { training[key]?.description ?? "?" }
+        var parts: [String] = []
+        if let t = model.classifier.trees {
+            let leaves = t.nodes.filter { $0.feature < 0 }.count
+            var p = "gradient-boosted trees, \(t.treeCount) trees with \(leaves) leaves in all, logistic loss "
+            p += "(\(t.inputs) inputs; never split on: \(ignoredNote)); histogram method (inputs cut at up to "
+            p += "\(setting("maxBins")) quantile bins), trees grown best-first to \(setting("maxLeaves")) leaves with at least "
+            p += "\(setting("minSamplesPerLeaf")) training decisions each, learning rate \(setting("learningRate")), L2 \(setting("l2"))"
+            parts.append(p)
+        }
+        if let n = model.classifier.network {
+            let parameters = n.parameterArrays.map(\.count).reduce(1, +)
+            var p = "a temporal convolutional network over the per-frame columns (\(TemporalConvolutionalNetwork.inputChannels) "
+            p += "inputs per frame: the relative bands up to 8 kHz, flux, low flux, flatness, harmonicity, the shares below 500 Hz "
+            p += "and in 300-3400 Hz, the mean and largest relative band level), \(n.hidden) channels per layer: an 8-frame "
+            p += "convolution every 4 frames, two convolutions over 3 columns (the second dilated by 2), the mean and maximum "
+            p += "over \(2 * n.poolHalfWidth + 1) columns and the centre column, a dense layer and the output; \(parameters) "
+            p += "parameters, trained by Adam for \(setting("networkEpochs")) epochs on the weighted logistic loss (step "
+            p += "\(setting("networkLearningRate")) with cosine decay, weight decay \(setting("networkWeightDecay")))"
+            parts.append(p)
+        }
+        s += "Classifier: " + (parts.count > 1 ? "the mean of the logits of " : "") + parts.joined(separator: ", and ") + ". "
         if let copies = model.training["augmentedCopies"]?.intValue, copies > 0 {
             s +=
                 "Training also used \(copies) augmented copies of the training files (gain -15..+5 dB, a training negative mixed in 0-20 dB below). "

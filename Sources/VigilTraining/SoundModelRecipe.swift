@@ -32,6 +32,8 @@ package struct SoundModelRecipe: Sendable {
     package var augmentedCopies: Int
     /// Room-augmented copies (``TrainingAugmentation``) of every recording of the label in the training part by default.
     package var roomAugmentedCopies = 0
+    /// The classifier the label's model is trained with.
+    package var classifier = TrainingOptions.ClassifierChoice.trees
     /// Where the decision is chosen by default.
     package var decisionChoice = TrainingOptions.DecisionChoice.validationPart
     /// Whether voice-background regions are neither taught nor scored as negatives, and clips with

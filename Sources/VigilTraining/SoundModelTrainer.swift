@@ -21,6 +21,8 @@ package struct RecordingFeatures: Sendable {
     package var frameTimes: [Double] = []
     /// Per frame: flux, low-band flux, HF ratio, mean relative level, largest relative band level.
     package var gateValues: [Float] = []
+    /// Per frame: the raw inputs of a ``TemporalConvolutionalNetwork`` (``TemporalConvolutionalNetwork/inputChannels`` values).
+    package var networkInputs: [Float] = []
     /// The frames the features were taken on.
     package var frames: FeatureFrames
 
@@ -273,12 +275,19 @@ package enum SoundModelTrainer {
             rec.availableTimes.append(w.availableTime)
             rec.matrix.append(contentsOf: w.vector)
         }
+        var inputs = [Float](repeating: 0, count: TemporalConvolutionalNetwork.inputChannels)
         func frame(_ f: SpectralFrame) {
             extractor.process(f, take)
             let c = extractor.newestColumns
             let b = c.startIndex + nb
             rec.frameTimes.append(f.centerTime)
             rec.gateValues.append(contentsOf: [c[b + 1], c[b + 2], c[b + 6], c[b + 9], c[b + 11]])
+            c.withUnsafeBufferPointer { columns in
+                inputs.withUnsafeMutableBufferPointer {
+                    TemporalConvolutionalNetwork.rawInputs(columns: columns.baseAddress!, melBands: nb, into: $0.baseAddress!)
+                }
+            }
+            rec.networkInputs.append(contentsOf: inputs)
         }
         samples.withUnsafeBufferPointer { stft.process($0, frame) }
         stft.finish(frame)
@@ -328,7 +337,7 @@ package enum SoundModelTrainer {
     /// Runs `classifier` and a tracker over precomputed features (the same order of operations as
     /// the streaming detector). `probabilities` may pass cached classifier outputs.
     package static func simulate(
-        _ rec: RecordingFeatures, classifier: GradientBoostedTrees, decision: DecisionParameters, sensitivity: Sensitivity = .medium,
+        _ rec: RecordingFeatures, classifier: SoundClassifier, decision: DecisionParameters, sensitivity: Sensitivity = .medium,
         probabilities: [Float]? = nil
     ) -> [TrackedEvent] {
         let spec = FeatureSpec.current
@@ -367,18 +376,38 @@ package enum SoundModelTrainer {
         probabilities(rec, classifier: model.classifier)
     }
 
-    /// Classifier probabilities for every decision of `rec`.
-    package static func probabilities(_ rec: RecordingFeatures, classifier: GradientBoostedTrees) -> [Float] {
-        let d = classifier.inputs
-        var out: [Float] = []
-        out.reserveCapacity(rec.centerTimes.count)
-        rec.matrix.withUnsafeBufferPointer { m in
-            for i in 0..<rec.centerTimes.count {
-                let row = UnsafeBufferPointer(rebasing: m[(i * d)..<((i + 1) * d)])
-                out.append(1 / (1 + expf(-classifier.logit(row))))
+    /// Classifier probabilities for every decision of `rec` (a network's as its stream in the detector computes them).
+    package static func probabilities(_ rec: RecordingFeatures, classifier: SoundClassifier) -> [Float] {
+        let decisions = rec.centerTimes.count
+        var treesLogits: [Float]?
+        if let trees = classifier.trees {
+            let d = trees.inputs
+            treesLogits = rec.matrix.withUnsafeBufferPointer { m in
+                (0..<decisions).map { i in trees.logit(UnsafeBufferPointer(rebasing: m[(i * d)..<((i + 1) * d)])) }
             }
         }
-        return out
+        var networkLogits: [Float]?
+        if let network = classifier.network {
+            // Frame by frame, each decision as soon as its frames are in: the stream keeps only the recent frames.
+            let stream = TemporalConvolutionalNetworkStream(network: network)
+            let c = TemporalConvolutionalNetwork.inputChannels
+            var logits: [Float] = []
+            logits.reserveCapacity(decisions)
+            rec.networkInputs.withUnsafeBufferPointer { x in
+                for f in 0..<(x.count / c) {
+                    stream.append(x.baseAddress! + f * c)
+                    while logits.count < decisions && stream.isReady(decision: logits.count) {
+                        logits.append(stream.logit(decision: logits.count))
+                    }
+                }
+            }
+            stream.end()
+            while logits.count < decisions { logits.append(stream.logit(decision: logits.count)) }
+            networkLogits = logits
+        }
+        return (0..<decisions).map { i in
+            1 / (1 + expf(-SoundClassifier.combined(trees: treesLogits?[i], network: networkLogits?[i])))
+        }
     }
 
     /// Scores events of `label` found on `recordings` against `annotations`; false alarms are
@@ -467,16 +496,19 @@ package enum SoundModelTrainer {
         let validation = crossFitted ? Set(choiceFolds.joined()).subtracting(partlyLabelled) : validation
         var targetCount = 0
         var positives = 0
-        /// Trees trained on the recordings outside `excluded` (and copies of no item in it).
-        func fit(excluding excluded: Set<String>) -> GradientBoostedTrees {
+        /// The classifier trained on the recordings outside `excluded` (and copies of no item in it).
+        func fit(excluding excluded: Set<String>) -> SoundClassifier {
             var features: [Float] = []
-            var targets: [Float] = []
-            var weights: [Float] = []
+            var sequences: [TemporalConvolutionalNetworkTrainer.Sequence] = []
+            var allTargets: [Float] = []
+            var allWeights: [Float] = []
             positives = 0
+            targetCount = 0
             for rec in recordings
             where !excluded.contains(base(rec.name)) && !(backgroundOf[rec.name].map { excluded.contains($0) } ?? false) {
                 let events = byFile[base(rec.name)] ?? []
-                features.append(contentsOf: rec.matrix)
+                var targets: [Float] = []
+                var weights: [Float] = []
                 var f = 0
                 for t in rec.centerTimes {
                     let positive = events.contains { t >= $0.onset && t <= $0.offset }
@@ -496,15 +528,34 @@ package enum SoundModelTrainer {
                     weights.append(!ignoredNegative && !nearBoundary && !inactivePositive ? 1 : 0)
                     if positive { positives += 1 }
                 }
+                if options.classifier.trainsTrees {
+                    features.append(contentsOf: rec.matrix)
+                    allTargets += targets
+                    allWeights += weights
+                }
+                if options.classifier.trainsNetwork {
+                    sequences.append(.init(inputs: rec.networkInputs, targets: targets, weights: weights))
+                }
+                targetCount += targets.count
             }
-            targetCount = targets.count
-            return GradientBoostedTreesTrainer.train(
-                features: features, dimension: d, targets: targets, weights: weights, ignoredInputs: options.ignoredInputs,
-                options: options.trees)
+            let trees =
+                options.classifier.trainsTrees
+                ? GradientBoostedTreesTrainer.train(
+                    features: features, dimension: d, targets: allTargets, weights: allWeights, ignoredInputs: options.ignoredInputs,
+                    options: options.trees) : nil
+            let network =
+                options.classifier.trainsNetwork
+                ? TemporalConvolutionalNetworkTrainer.train(sequences: sequences, options: options.network, seed: seed) : nil
+            switch (trees, network) {
+            case (let t?, let n?): return .treesAndNetwork(t, n)
+            case (nil, let n?): return .network(n)
+            case (let t?, nil): return .trees(t)
+            case (nil, nil): preconditionFailure("a classifier choice trains trees, a network or both")
+            }
         }
         var cached: [[Float]] = []
         let valRecs = recordings.filter { validation.contains($0.name) }
-        let classifier: GradientBoostedTrees
+        let classifier: SoundClassifier
         if crossFitted {
             // Out-of-fold probabilities of every choice set, then the trees on everything.
             var probabilityOf: [String: [Float]] = [:]
@@ -524,7 +575,10 @@ package enum SoundModelTrainer {
         // middle of the near-best plateau.
         let trainingFileCount = recordings.filter { (crossFitted || !validation.contains(base($0.name))) && !$0.name.contains("#") }.count
         var results: [(decision: DecisionParameters, objective: Double, figures: ValidationFigures)] = []
-        let thresholds = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99]
+        // A network's probabilities crowd near 0 and 1 more than the trees' do: its grid reaches further up.
+        let thresholds =
+            [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99]
+            + (options.classifier.trainsNetwork ? [0.995, 0.998, 0.999, 0.9995, 0.9998, 0.9999] : [])
         let gaps = setup.segmentObjective ? [0.3, 0.5] : [0.3, 0.5, 0.8]
         // A decision stands for the decision period around its centre: the reported onset is the first
         // active decision's centre minus half the period (as the offset is the last one's plus half),
@@ -650,23 +704,41 @@ package enum SoundModelTrainer {
 
     /// The classifier's training settings, for the model file's `training` object.
     static func classifierSettings(_ options: TrainingOptions) -> [(String, JSONValue)] {
-        let t = options.trees
-        return [
-            ("classifier", .string(SoundModel.classifierKind)), ("iterations", .number(Double(t.iterations))),
-            ("learningRate", .number(Double(t.learningRate.description) ?? 0)), ("maxLeaves", .number(Double(t.maxLeaves))),
-            ("minSamplesPerLeaf", .number(Double(t.minSamplesPerLeaf))), ("l2", .number(t.l2)),
-            ("maxBins", .number(Double(t.maxBins))), ("maxPositiveWeight", .number(Double(t.maxPositiveWeight.description) ?? 0)),
+        let selection: [(String, JSONValue)] = [
             ("boundaryMargin", .number(options.boundaryMargin)),
             ("positiveActivity", .number(Double(options.positiveActivity.description) ?? 0)),
         ]
+        var settings: [(String, JSONValue)] = [("classifier", .string(options.classifier.kind))]
+        if options.classifier.trainsTrees {
+            let t = options.trees
+            settings += [
+                ("iterations", .number(Double(t.iterations))), ("learningRate", .number(Double(t.learningRate.description) ?? 0)),
+                ("maxLeaves", .number(Double(t.maxLeaves))), ("minSamplesPerLeaf", .number(Double(t.minSamplesPerLeaf))),
+                ("l2", .number(t.l2)), ("maxBins", .number(Double(t.maxBins))),
+                ("maxPositiveWeight", .number(Double(t.maxPositiveWeight.description) ?? 0)),
+            ]
+        }
+        if options.classifier.trainsNetwork {
+            let n = options.network
+            settings += [
+                ("networkHidden", .number(Double(n.hidden))), ("networkPoolHalfWidth", .number(Double(n.poolHalfWidth))),
+                ("networkEpochs", .number(Double(n.epochs))), ("networkLearningRate", .number(Double(n.learningRate.description) ?? 0)),
+                ("networkWeightDecay", .number(Double(n.weightDecay.description) ?? 0)),
+                ("networkChunkDecisions", .number(Double(n.chunkDecisions))), ("networkBatchChunks", .number(Double(n.batchChunks))),
+                ("networkMaxPositiveWeight", .number(Double(n.maxPositiveWeight.description) ?? 0)),
+            ]
+        }
+        return settings + selection
     }
 
-    /// Hash of the training data: file names, annotations and the bits of every feature value.
-    package static func dataHash(recordings: [RecordingFeatures], annotations: [LabelEvent]) -> String {
+    /// Hash of the training data: file names, annotations and the bits of every feature value (of the decision
+    /// vectors, and with `networkInputs` of the network's per-frame inputs as well).
+    package static func dataHash(recordings: [RecordingFeatures], annotations: [LabelEvent], networkInputs: Bool = false) -> String {
         var h = FNV1a64()
         for r in recordings {
             h.combine(r.name)
             for x in r.matrix { h.combine(x) }
+            if networkInputs { for x in r.networkInputs { h.combine(x) } }
         }
         for a in annotations { h.combine("\(a.file)\t\(a.onset)\t\(a.offset)\t\(a.label)\n") }
         return h.hex

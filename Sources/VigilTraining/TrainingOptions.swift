@@ -1,7 +1,13 @@
+import VigilInference
+
 /// Training settings of a sound model: the trees, and which decisions train them.
 package struct TrainingOptions: Sendable, Hashable {
+    /// The kind of classifier trained.
+    package var classifier = ClassifierChoice.trees
     /// Settings of the gradient-boosted trees.
     package var trees = TreeTrainingOptions()
+    /// Settings of the temporal convolutional network.
+    package var network = NetworkTrainingOptions()
     /// Decisions within this time of an annotated onset or offset are left out (seconds). 0 by
     /// default: with 0.1 s, a spoken digit of 0.3-0.4 s kept almost none of its decisions, and
     /// personTalking missed single words (validation segment F1 0.841 with 0.1 s, 0.889 with 0).
@@ -14,6 +20,30 @@ package struct TrainingOptions: Sendable, Hashable {
     /// Where the decision (threshold, smoothing, sensitivity step) is chosen when the recordings come in folds
     /// (cross-validation, and training with clip-labelled recordings).
     package var decisionChoice: DecisionChoice = .validationPart
+
+    /// The kinds of classifier a model can be trained with.
+    package enum ClassifierChoice: String, Sendable, Hashable, CaseIterable {
+        /// Gradient-boosted trees over the pooled decision vector (``GradientBoostedTrees``).
+        case trees
+        /// A temporal convolutional network over the per-frame columns (``TemporalConvolutionalNetwork``).
+        case network
+        /// Both, the logit the mean of theirs (``SoundClassifier/treesAndNetwork(_:_:)``).
+        case treesAndNetwork = "trees+network"
+
+        /// The ``SoundClassifier/kind`` of the classifier it trains.
+        package var kind: String {
+            switch self {
+            case .trees: SoundClassifier.treesKind
+            case .network: SoundClassifier.networkKind
+            case .treesAndNetwork: SoundClassifier.treesAndNetworkKind
+            }
+        }
+
+        /// Whether trees are trained.
+        package var trainsTrees: Bool { self != .network }
+        /// Whether a network is trained.
+        package var trainsNetwork: Bool { self != .trees }
+    }
 
     /// Where a model's decision is chosen.
     package enum DecisionChoice: String, Sendable, Hashable, CaseIterable {
@@ -33,5 +63,6 @@ package struct TrainingOptions: Sendable, Hashable {
         let recipe = SoundModelRecipe.of(label: label)
         positiveActivity = recipe.positiveActivity
         decisionChoice = recipe.decisionChoice
+        classifier = recipe.classifier
     }
 }

@@ -57,15 +57,22 @@ package struct TrainingRun {
     package var roomCopies: Int?
     /// Where the decision is chosen; nil: the recipe's.
     package var decisionChoice: TrainingOptions.DecisionChoice?
+    /// The classifier trained; nil: the recipe's.
+    package var classifier: TrainingOptions.ClassifierChoice?
     /// With cross-validation: the rate (Hz) every fold is scored at, the recordings above it resampled to it (as a camera
     /// recording at that rate would hold them); training is unchanged. nil: each recording at its own rate.
     package var scoringRate: Int?
     /// The rate (Hz) of a low-rate model (``SoundModel/trainingRate``): every recording above it is resampled to it
     /// before its features are taken, for training, choosing and scoring alike. nil: each recording at its own rate.
     package var trainingRate: Int?
-    /// The frames the model's features are taken on: the recipe's ``SoundModelRecipe/fullBandFrames`` for the
-    /// label's model, the shared STFT's frames for a low-rate model (which serves streams of one kind of rate).
-    package var featureFrames: FeatureFrames { trainingRate == nil ? SoundModelRecipe.of(trigger).fullBandFrames : .shared }
+    /// The frames the model's features are taken on: for a network, frames of one duration at every rate (its kernels
+    /// span frames, so their duration must not depend on the rate); for trees, the recipe's
+    /// ``SoundModelRecipe/fullBandFrames`` for the label's model and the shared STFT's frames for a low-rate model
+    /// (which serves streams of one kind of rate).
+    package var featureFrames: FeatureFrames {
+        if (classifier ?? SoundModelRecipe.of(trigger).classifier).trainsNetwork { return .fixedDuration }
+        return trainingRate == nil ? SoundModelRecipe.of(trigger).fullBandFrames : .shared
+    }
     /// Folds of the out-of-fold decision choice (the cross-validation's folds over every recording).
     package var choiceFolds = 5
     /// Extra negative recordings (training part only).
@@ -175,9 +182,13 @@ package struct TrainingRun {
         var backgroundOf: [String: String]
         var resampledFeatures: [String: RecordingFeatures]
 
-        /// The hash the model file records as `dataHash`: every feature value, name and event
-        /// (``SoundModelTrainer/dataHash(recordings:annotations:)``).
-        package var dataHash: String { "fnv1a64:" + SoundModelTrainer.dataHash(recordings: features, annotations: annotations) }
+        /// The hash the model file records as `dataHash`: every feature value the classifier reads, name and event
+        /// (``SoundModelTrainer/dataHash(recordings:annotations:networkInputs:)``).
+        package var dataHash: String {
+            "fnv1a64:"
+                + SoundModelTrainer.dataHash(
+                    recordings: features, annotations: annotations, networkInputs: options.classifier.trainsNetwork)
+        }
     }
 
     /// Trains the model. A recording that cannot be decoded is left out with a warning; `progress`
@@ -249,6 +260,7 @@ package struct TrainingRun {
         // Clip-labelled recordings: training only; of the label's clips only the active parts are taught.
         var options = TrainingOptions(label: label)
         if let decisionChoice { options.decisionChoice = decisionChoice }
+        if let classifier { options.classifier = classifier }
         let roomCopies = self.roomCopies ?? recipe.roomAugmentedCopies
         var clipByName: [String: TrainingClip] = [:]
         // Every listed clip, for the cross-validation folds (the same folds for every label).

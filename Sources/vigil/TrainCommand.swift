@@ -44,9 +44,7 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Augmented copies per training file (gain, mixed negatives); default 2 for glassBreak, 0 otherwise.")
     var copies: Int?
 
-    @Option(
-        name: .customLong("negatives"),
-        help: "Extra negative recordings (a file, or a directory searched recursively), for training only. Repeatable.")
+    @Option(help: "Extra negative recordings (a file, or a directory searched recursively), for training only. Repeatable.")
     var negatives: [String] = []
 
     @Option(help: "A directory of extra labeled recordings (its audio and DIR/labels.tsv), for training only.")
@@ -80,11 +78,11 @@ struct TrainCommand: ParsableCommand {
     @Option(help: .init("Train a low-rate model (for streams below 32 kHz): all audio resampled to RATE Hz first.", valueName: "RATE"))
     var rate: Int?
 
-    @Option(
-        name: .customLong("decision-choice"),
-        help: ArgumentHelp(
-            "Choose the decision on one held-out part or out of fold (default: the label's recipe).", valueName: "part|out-of-fold"))
+    @Option(help: .init("Choose the decision on one held-out part or out of fold (default: the recipe's).", valueName: "part|out-of-fold"))
     var decisionChoice: String?
+
+    @Option(help: .init("The classifier to train (default: the label's recipe).", valueName: "trees|network|trees+network"))
+    var classifier: TrainingOptions.ClassifierChoice?
 
     @Option(help: "Also regenerate this Swift file embedding every model in the --out directory.")
     var embed: String?
@@ -129,6 +127,7 @@ struct TrainCommand: ParsableCommand {
         training.scoringRate = resample
         training.trainingRate = rate
         training.decisionChoice = decisionChoice.flatMap(TrainingOptions.DecisionChoice.init(rawValue:))
+        training.classifier = classifier
         training.embeddedIn = embed
         var bar: ProgressBar?
         let result = try training.run { event in
@@ -154,3 +153,4 @@ struct TrainCommand: ParsableCommand {
         do { try body() } catch let error as TrainingInputError { throw ValidationError(error.description) }
     }
 }
+extension TrainingOptions.ClassifierChoice: ExpressibleByArgument {}

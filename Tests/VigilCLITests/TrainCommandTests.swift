@@ -114,6 +114,46 @@ struct TrainCommandTests {
         #expect(output == (try Self.plainModel.get()))
     }
 
+    @Test(
+        "--classifier trees+network trains trees and a temporal convolutional network on fixed-duration frames; vigil analyze runs the model and finds the barks of a new recording; an unknown classifier is a usage error"
+    )
+    func networkClassifier() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let (result, model, card) = try Self.trainWithExtra(["--classifier", "trees+network"], labels: labels, in: dir)
+        #expect(result.status == 0)
+        #expect(model["classifier"]?["kind"]?.stringValue == "gbdt+tcn")
+        #expect(model["frames"]?.stringValue == "fixedDuration")
+        #expect(model["training"]?["classifier"]?.stringValue == "gbdt+tcn")
+        #expect(card.contains("the mean of the logits of gradient-boosted trees"), "\(card)")
+        #expect(card.contains("a temporal convolutional network over the per-frame columns"), "\(card)")
+        // A recording the model has not seen: three bark-like bursts at other times, over other noise.
+        var generator = SeededGenerator(seed: 77)
+        var s = SignalBuffer(sampleRate: 22_050, duration: 8)
+        s.addNoise(dBFS: -50, generator: &generator)
+        let starts = [1.4, 3.9, 6.1]
+        for t in starts {
+            for h in 1...6 { s.addTone(frequency: 425 * Double(h), start: t, duration: 0.25, dBFS: -18 - Double(h) * 2) }
+            s.addNoise(dBFS: -24, start: t, duration: 0.25, generator: &generator)
+        }
+        let recording = dir.appendingPathComponent("new.wav").path
+        try AudioFileWriter.write(s.samples, sampleRate: 22_050, format: .wav16, to: recording)
+        let analysed = try CommandRunner.run([
+            "analyze", recording, "--triggers", "dogBark", "--format", "jsonl", "--model",
+            "dogBark=\(dir.appendingPathComponent("extra/dogBark.json").path)", "--sensitivity", "dogBark=10",
+        ])
+        #expect(analysed.status == 0, "\(analysed.stderr)")
+        let events = analysed.stdout.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
+            .filter { $0["trigger"]?.stringValue == "dogBark" }
+        let onsets = events.compactMap { $0["start"]?.doubleValue }
+        #expect(!onsets.isEmpty, "\(analysed.stdout)")
+        #expect(onsets.allSatisfy { onset in starts.contains { abs($0 - onset) < 0.5 } }, "\(onsets)")
+        let bad = try CommandRunner.run(["train", "--labels", labels, ".", "--out", "/tmp/dogBark.json", "--classifier", "cnn"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("cnn") && bad.stderr.contains("trees+network"), "\(bad.stderr)")
+    }
+
     @Test("a label that cannot be trained, or a missing labels file, is a usage error")
     func usageErrors() throws {
         let bad = try CommandRunner.run(["train", "--labels", "x.tsv", ".", "--out", "Models/smokeAlarm.json"])
