@@ -42,8 +42,9 @@ public final class LearnedSoundDetector: SpectralDetector {
     private var events: [TrackedEvent] = []
     /// The network's stream, when the model's classifier is a network.
     private let networkStream: TemporalConvolutionalNetworkStream?
-    /// Decisions whose network logit waits for later frames (never for the shipped models' frames, whose
-    /// latency covers the network's look-ahead), and the index of the next decision.
+    /// Decisions whose network logit waits for later frames (where the network's look-ahead exceeds the
+    /// features' latency; never for a network on fixed-duration frames with the default pooling), decided as
+    /// soon as the frame they wait for is in, and the index of the next decision.
     private var waiting: [(centerTime: Double, availableTime: Double, treesLogit: Float?)] = []
     private var nextDecision = 0
 
@@ -118,6 +119,7 @@ public final class LearnedSoundDetector: SpectralDetector {
             tracker.observeFrame(time: time, columns: columns, melBands: bands)
             if let networkStream {
                 columns.withUnsafeBufferPointer { networkStream.append(columns: $0.baseAddress!, melBands: bands) }
+                decideWaiting()
             }
         }
     }
@@ -148,6 +150,14 @@ public final class LearnedSoundDetector: SpectralDetector {
         tracker.decide(centerTime: center, availableTime: available, probability: Double(1 / (1 + expf(-logit))), into: &events)
     }
 
+    /// The centre time of the frame decision `j`'s network logit reaches (the stream's last frame when that one
+    /// never came): the decision is available no earlier.
+    private func lookaheadFrameTime(decision j: Int) -> Double {
+        guard let networkStream, let stream else { return 0 }
+        let frame = min(TemporalConvolutionalNetwork.frameStride * j + networkStream.network.lookaheadFrames, networkStream.frameCount - 1)
+        return stream.extractor.centerTime(ofFrame: max(0, frame))
+    }
+
     /// Decides the waiting decisions whose network logits the frames so far allow.
     private func decideWaiting() {
         guard let networkStream else { return }
@@ -157,7 +167,9 @@ public final class LearnedSoundDetector: SpectralDetector {
             let networkLogit = networkStream.logit(decision: nextDecision)
             nextDecision += 1
             taken += 1
-            decide(d.centerTime, d.availableTime, logit: SoundClassifier.combined(trees: d.treesLogit, network: networkLogit))
+            decide(
+                d.centerTime, max(d.availableTime, lookaheadFrameTime(decision: nextDecision - 1)),
+                logit: SoundClassifier.combined(trees: d.treesLogit, network: networkLogit))
         }
         waiting.removeFirst(taken)
     }

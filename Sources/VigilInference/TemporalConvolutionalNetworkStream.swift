@@ -7,8 +7,11 @@ public final class TemporalConvolutionalNetworkStream {
     public let network: TemporalConvolutionalNetwork
     private let h: Int
     private let c = TemporalConvolutionalNetwork.inputChannels
-    private let frameCapacity = 256
-    private let columnCapacity = 64
+    /// Frames kept: those of the oldest column a decision still needs, its look-ahead, and up to 0.5 s of
+    /// features' latency and a few transforms' frames beyond.
+    private let frameCapacity: Int
+    /// Columns kept per layer: a decision's pooling window and the convolutions' reach on both sides.
+    private let columnCapacity: Int
     private var frames: [Float]
     private var layer1: [Float]
     private var layer2: [Float]
@@ -27,6 +30,8 @@ public final class TemporalConvolutionalNetworkStream {
     public init(network: TemporalConvolutionalNetwork) {
         self.network = network
         h = network.hidden
+        frameCapacity = 4 * (network.poolHalfWidth + 4) + network.lookaheadFrames + 256
+        columnCapacity = 2 * network.poolHalfWidth + 8
         frames = [Float](repeating: 0, count: frameCapacity * TemporalConvolutionalNetwork.inputChannels)
         layer1 = [Float](repeating: 0, count: columnCapacity * network.hidden)
         layer2 = [Float](repeating: 0, count: columnCapacity * network.hidden)

@@ -348,13 +348,17 @@ package enum SoundModelTrainer {
         var events: [TrackedEvent] = []
         var f = 0
         for i in 0..<rec.centerTimes.count {
-            while f < rec.frameTimes.count && rec.frameTimes[f] <= rec.availableTimes[i] + 1e-9 {
+            // A network's decision waits for the frame its look-ahead reaches, where that comes after the features'.
+            var available = rec.availableTimes[i]
+            if let network = classifier.network, !rec.frameTimes.isEmpty {
+                let frame = min(TemporalConvolutionalNetwork.frameStride * i + network.lookaheadFrames, rec.frameTimes.count - 1)
+                available = max(available, rec.frameTimes[frame])
+            }
+            while f < rec.frameTimes.count && rec.frameTimes[f] <= available + 1e-9 {
                 observe(tracker, rec, f)
                 f += 1
             }
-            tracker.decide(
-                centerTime: rec.centerTimes[i], availableTime: rec.availableTimes[i], probability: Double(probs[i]),
-                into: &events)
+            tracker.decide(centerTime: rec.centerTimes[i], availableTime: available, probability: Double(probs[i]), into: &events)
         }
         while f < rec.frameTimes.count {
             observe(tracker, rec, f)

@@ -30,11 +30,12 @@ func tinyTrainingSet() -> (recordings: [RecordingFeatures], annotations: [LabelE
 
 @Suite("Sound models")
 struct ModelTests {
-    func trainTiny(seed: UInt64, classifier: TrainingOptions.ClassifierChoice = .trees) -> SoundModel {
+    func trainTiny(seed: UInt64, classifier: TrainingOptions.ClassifierChoice = .trees, poolHalfWidth: Int = 6) -> SoundModel {
         let (recordings, annotations) = tinyTrainingSet()
         var options = TrainingOptions()
         options.classifier = classifier
         options.network.epochs = 40
+        options.network.poolHalfWidth = poolHalfWidth
         options.trees.iterations = 20
         options.trees.maxLeaves = 4
         options.trees.minSamplesPerLeaf = 5
@@ -285,6 +286,48 @@ struct ModelTests {
         detector.finish(at: s.duration, into: &found)
         #expect(!expected.isEmpty)
         #expect(found.map { [$0.start, $0.end, $0.detectedAt] } == expected.map { [$0.onset, max($0.offset, $0.onset), $0.detectedAt] })
+    }
+
+    @Test(
+        "a network whose look-ahead reaches past the features' latency (32 columns pooled each side, 1.7 s) gives the detector exactly the trainer's simulated events, each available once its last frame is in",
+        arguments: [16_000.0, 44_100, 48_000])
+    func wideNetworkDetectorMatchesSimulation(rate: Double) throws {
+        var model = trainTiny(seed: 1, classifier: .network, poolHalfWidth: 32)
+        model.frames = .fixedDuration
+        let network = try #require(model.classifier.network)
+        var gen = SeededGenerator(seed: 5)
+        var s = SignalBuffer(sampleRate: rate, duration: 12)
+        s.addNoise(dBFS: -45, generator: &gen)
+        for start in [1.1, 4.6, 8.2] {
+            for h in 1...6 { s.addTone(frequency: 250 * Double(h), start: start, duration: 0.6, dBFS: -20 - 3 * Double(h)) }
+        }
+        let features = SoundModelTrainer.extractFeatures(name: "x", samples: s.samples, sampleRate: rate, frames: .fixedDuration)
+        let expected = SoundModelTrainer.simulate(features, model: model, sensitivity: Sensitivity(10))
+        let configuration = STFTConfiguration.standard(sampleRate: rate)
+        let detector = LearnedSoundDetector(trigger: .dogBark, model: model, configuration: configuration, sensitivity: Sensitivity(10))
+        let stft = ShortTimeFourierTransform(configuration: configuration)
+        var found: [Detection] = []
+        s.samples.withUnsafeBufferPointer { b in stft.process(b) { detector.process($0, into: &found) } }
+        stft.finish { detector.process($0, into: &found) }
+        detector.finish(at: s.duration, into: &found)
+        #expect(!expected.isEmpty)
+        #expect(found.map { [$0.start, $0.end, $0.detectedAt] } == expected.map { [$0.onset, max($0.offset, $0.onset), $0.detectedAt] })
+        // Confirmed no earlier than the frame the network's look-ahead reaches (the features alone are due 0.5 s after a centre).
+        let hop = STFTConfiguration.fixedDuration(sampleRate: rate).hopDuration
+        for e in expected { #expect(e.detectedAt >= e.onset + Double(network.lookaheadFrames) * hop * 0.9) }
+    }
+
+    @Test("the data hash covers the network's per-frame inputs only when a network is trained")
+    func dataHashCoversNetworkInputs() {
+        let (recordings, annotations) = tinyTrainingSet()
+        var changed = recordings
+        changed[0].networkInputs[7] += 1
+        #expect(
+            SoundModelTrainer.dataHash(recordings: recordings, annotations: annotations)
+                == SoundModelTrainer.dataHash(recordings: changed, annotations: annotations))
+        #expect(
+            SoundModelTrainer.dataHash(recordings: recordings, annotations: annotations, networkInputs: true)
+                != SoundModelTrainer.dataHash(recordings: changed, annotations: annotations, networkInputs: true))
     }
 
     @Test("on the demo scene the shipped classifiers give bit for bit the logits, and the detectors the detections, of the Models/ files")
