@@ -1,3 +1,4 @@
+import VigilCore
 import VigilInference
 
 #if canImport(Glibc)
@@ -25,6 +26,13 @@ package struct TreeTrainingOptions: Sendable, Hashable {
     package var maxBins = 255
     /// Largest weight given to the positive class to balance it (pos weight = min(this, neg/pos)).
     package var maxPositiveWeight: Float = 1
+    /// Share of the training examples each tree is fitted to, drawn anew per tree (stochastic
+    /// gradient boosting; the others get no gradient in that round). 1: every example.
+    package var rowSubsample: Double = 1
+    /// Share of the inputs each tree may split on, drawn anew per tree. 1: every input.
+    package var inputSubsample: Double = 1
+    /// Seed of the draws of ``rowSubsample`` and ``inputSubsample``.
+    package var subsampleSeed: UInt64 = 20_251_122
     /// Creates default options.
     package init() {}
 }
@@ -96,11 +104,29 @@ package enum GradientBoostedTreesTrainer {
         var nodes: [GradientBoostedTrees.Node] = []
         var grower = TreeGrower(
             used: used, cuts: cuts, bins: bins, rowCount: m, binCount: binCount, options: options)
+        var random = SplitMix64(seed: options.subsampleSeed)
+        let rowThreshold = UInt64(min(1, max(0, options.rowSubsample)) * Double(UInt64.max >> 11)) << 11
+        let inputsPerTree = max(1, Int((options.inputSubsample * Double(used.count)).rounded()))
+        var inputOrder = Array(0..<used.count)
         for _ in 0..<options.iterations {
             for i in 0..<m {
                 let p = 1 / (1 + exp(-raw[i]))
                 gradient[i] = w[i] * (p - y[i])
                 hessian[i] = max(w[i] * p * (1 - p), 1e-16)
+            }
+            if options.rowSubsample < 1 {
+                for i in 0..<m where random.next() >= rowThreshold {
+                    gradient[i] = 0
+                    hessian[i] = 1e-16
+                }
+            }
+            if inputsPerTree < used.count {
+                // A partial Fisher-Yates shuffle picks the tree's inputs.
+                for i in 0..<inputsPerTree {
+                    inputOrder.swapAt(i, i + Int(random.next() % UInt64(used.count - i)))
+                }
+                for k in 0..<used.count { grower.allowed[k] = false }
+                for i in 0..<inputsPerTree { grower.allowed[inputOrder[i]] = true }
             }
             let tree = grower.grow(gradient: gradient, hessian: hessian)
             guard tree.nodes.count > 1 else { break }  // no split gains anything any more
@@ -197,6 +223,8 @@ struct TreeGrower {
     let options: TreeTrainingOptions
     /// Row order: each leaf owns a contiguous range.
     var order: [Int32]
+    /// Per used input: whether the next tree may split on it.
+    var allowed: [Bool]
     private var scratch: [Int32]
     private var gathered: [Double]
     /// Histogram pool: per slot, per used input, per bin: gradient sum, hessian sum (interleaved).
@@ -213,6 +241,7 @@ struct TreeGrower {
         self.binCount = binCount
         self.options = options
         order = (0..<rowCount).map { Int32($0) }
+        allowed = [Bool](repeating: true, count: used.count)
         scratch = order
         gathered = [Double](repeating: 0, count: 2 * rowCount)
         slotSize = used.count * binCount
@@ -386,7 +415,7 @@ struct TreeGrower {
         let parentScore = leaf.gradient * leaf.gradient / (leaf.hessian + l2)
         sums.withUnsafeBufferPointer { s in
             counts.withUnsafeBufferPointer { c in
-                for k in 0..<used.count {
+                for k in 0..<used.count where allowed[k] {
                     let cutCount = cuts[used[k]].count
                     guard cutCount > 0 else { continue }
                     let hs = s.baseAddress! + (leaf.histogram * slotSize + k * binCount) * 2

@@ -513,6 +513,8 @@ package enum SoundModelTrainer {
                 let events = byFile[base(rec.name)] ?? []
                 var targets: [Float] = []
                 var weights: [Float] = []
+                let isNegativeClip =
+                    events.isEmpty && rec.name.hasPrefix(TrainingClip.namePrefix) && !partlyLabelled.contains(base(rec.name))
                 var f = 0
                 for t in rec.centerTimes {
                     let positive = events.contains { t >= $0.onset && t <= $0.offset }
@@ -529,7 +531,8 @@ package enum SoundModelTrainer {
                     targets.append(positive ? 1 : 0)
                     let ignoredNegative =
                         !positive && (ignored.contains(file: base(rec.name), time: t) || partlyLabelled.contains(base(rec.name)))
-                    weights.append(!ignoredNegative && !nearBoundary && !inactivePositive ? 1 : 0)
+                    weights.append(
+                        !ignoredNegative && !nearBoundary && !inactivePositive ? (isNegativeClip ? options.negativeClipWeight : 1) : 0)
                     if positive { positives += 1 }
                 }
                 if options.classifier.trainsTrees {
@@ -708,10 +711,14 @@ package enum SoundModelTrainer {
 
     /// The classifier's training settings, for the model file's `training` object.
     static func classifierSettings(_ options: TrainingOptions) -> [(String, JSONValue)] {
-        let selection: [(String, JSONValue)] = [
+        var selection: [(String, JSONValue)] = [
             ("boundaryMargin", .number(options.boundaryMargin)),
             ("positiveActivity", .number(Double(options.positiveActivity.description) ?? 0)),
         ]
+        // Recorded when it is not the default, so that a model trained without it keeps its bytes.
+        if options.negativeClipWeight != 1 {
+            selection.append(("negativeClipWeight", .number(Double(options.negativeClipWeight.description) ?? 0)))
+        }
         var settings: [(String, JSONValue)] = [("classifier", .string(options.classifier.kind))]
         if options.classifier.trainsTrees {
             let t = options.trees

@@ -15,6 +15,9 @@ package struct TrainingOptions: Sendable, Hashable {
     /// Positive decisions whose nearby frames are never this far above the background
     /// (mean relative band level, log10 units) are left out.
     package var positiveActivity: Float = 0.3
+    /// Weight of the decisions of the negative clips of a clip-labelled folder (other animals, horns,
+    /// street sounds): above 1 they count more than the development set's negatives.
+    package var negativeClipWeight: Float = 1
     /// Inputs the trees must not split on, e.g. absolute level.
     package var ignoredInputs: [Int] = []
     /// Where the decision (threshold, smoothing, sensitivity step) is chosen when the recordings come in folds
@@ -62,6 +65,7 @@ package struct TrainingOptions: Sendable, Hashable {
         self.init()
         let recipe = SoundModelRecipe.of(label: label)
         positiveActivity = recipe.positiveActivity
+        negativeClipWeight = recipe.negativeClipWeight
         decisionChoice = recipe.decisionChoice
         classifier = recipe.classifier
     }

@@ -57,6 +57,8 @@ package struct TrainingRun {
     package var roomCopies: Int?
     /// Where the decision is chosen; nil: the recipe's.
     package var decisionChoice: TrainingOptions.DecisionChoice?
+    /// The weight of the clip folder's negative clips; nil: the recipe's.
+    package var negativeClipWeight: Float?
     /// The classifier trained; nil: the recipe's.
     package var classifier: TrainingOptions.ClassifierChoice?
     /// With cross-validation: the rate (Hz) every fold is scored at, the recordings above it resampled to it (as a camera
@@ -261,6 +263,7 @@ package struct TrainingRun {
         var options = TrainingOptions(label: label)
         if let decisionChoice { options.decisionChoice = decisionChoice }
         if let classifier { options.classifier = classifier }
+        if let negativeClipWeight { options.negativeClipWeight = negativeClipWeight }
         let roomCopies = self.roomCopies ?? recipe.roomAugmentedCopies
         var clipByName: [String: TrainingClip] = [:]
         // Every listed clip, for the cross-validation folds (the same folds for every label).

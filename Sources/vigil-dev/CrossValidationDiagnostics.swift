@@ -11,7 +11,9 @@ import VigilTraining
 /// Diagnostics suite's environment (`ITER`, `POSW`, `ACT`, ...), and prints per fold what limits the
 /// figures: the chosen decision, the scored fold's event F1 at the 0.5 s and a 1.0 s onset collar and
 /// its segment F1, each scored event's peak probability, the scored negatives' peaks, and the fold's
-/// F1 and false alarms at every threshold of the grid (an oracle curve: never used for a choice).
+/// F1 and false alarms at every threshold of the grid (an oracle curve: never used for a choice); with
+/// `DETAIL=1`, at the chosen threshold and at 0.9, the categories of the negative clips with events and
+/// every scored event missed, with the events found in its file.
 /// Needs ../shared/data with its train/ folder; run it in a release build:
 ///
 ///     swift build -c release --product vigil-dev
@@ -153,6 +155,28 @@ struct CrossValidationDiagnostics: ParsableCommand {
                     let w = LabelFigures(wide.results(), label: label)
                     let clipFA = data.scored.filter { clips[$0.name]?.label == TrainingClip.negativeLabel }.reduce(0) {
                         $0 + (found[$1.name]?.count ?? 0)
+                    }
+                    if env["DETAIL"] != nil, t == 0.9 || t == d.threshold {
+                        var byCategory: [String: Int] = [:]
+                        for rec in data.scored {
+                            guard let clip = clips[rec.name], clip.label == TrainingClip.negativeLabel else { continue }
+                            let n = found[rec.name]?.count ?? 0
+                            if n > 0 { byCategory[clip.category, default: 0] += n }
+                        }
+                        print(
+                            "    clip false alarms by category: \(byCategory.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+                        )
+                        for e in devAnnotations where e.label == label && found[e.file] != nil {
+                            let hit = (found[e.file] ?? []).contains { abs($0.onset - e.onset) <= 0.5 }
+                            if !hit {
+                                let near = (found[e.file] ?? []).map {
+                                    "\(DecimalText.fixed($0.onset, places: 2))-\(DecimalText.fixed($0.offset, places: 2))"
+                                }
+                                print(
+                                    "    missed \(e.file) \(DecimalText.fixed(e.onset, places: 2))-\(DecimalText.fixed(e.offset, places: 2)); found \(near.joined(separator: " "))"
+                                )
+                            }
+                        }
                     }
                     let positives = data.scored.filter { clips[$0.name]?.label == label }
                     let clipFound = positives.filter { !(found[$0.name] ?? []).isEmpty }.count

@@ -11,16 +11,15 @@ struct TrainCommand: ParsableCommand {
         commandName: "train",
         abstract: "Train a dogBark, glassBreak or personTalking model from labeled recordings.",
         discussion: """
-            LABELS.tsv holds the events, `filename<TAB>onset<TAB>offset<TAB>label` (file names relative to \
-            AUDIO_DIR); every audio file under AUDIO_DIR is used, files without events as negatives. A \
-            PROVENANCE.tsv (default: next to LABELS.tsv, if present) groups files by source so that the \
-            validation part never shares a source with the training part; without it each file is its own \
-            group. Training is deterministic: the same data and --seed give a byte-identical model file. \
-            Writes the model to --out and its model card (NAME.md) beside it; with --embed, also regenerates \
-            the Swift source that compiles the models in the --out directory into the binary.
+            LABELS.tsv holds the events, `filename<TAB>onset<TAB>offset<TAB>label` (file names relative to AUDIO_DIR); every \
+            audio file under AUDIO_DIR is used, files without events as negatives. A PROVENANCE.tsv (default: next to \
+            LABELS.tsv, if present) groups files by source so that the validation part never shares a source with the \
+            training part; without it each file is its own group. Training is deterministic: the same data and --seed give \
+            a byte-identical model file. Writes the model to --out and its model card (NAME.md) beside it; with --embed, \
+            also regenerates the Swift source that compiles the models in the --out directory into the binary.
 
-            --negatives and --positives add recordings to the training part only; --clips adds clip-labelled \
-            recordings. The commands that train the shipped models are in docs/sound-models.md.
+            --negatives and --positives add recordings to the training part only; --clips adds clip-labelled recordings. \
+            The commands that train the shipped models are in docs/sound-models.md.
             """)
 
     @Option(help: "Event annotations (TSV).")
@@ -84,6 +83,8 @@ struct TrainCommand: ParsableCommand {
     @Option(help: .init("The classifier to train (default: the label's recipe).", valueName: "trees|network|trees+network"))
     var classifier: TrainingOptions.ClassifierChoice?
 
+    @Option(help: .init("Weight of --clips negatives against others (default: recipe's).", valueName: "W")) var negativeClipWeight: Float?
+
     @Option(help: "Also regenerate this Swift file embedding every model in the --out directory.")
     var embed: String?
 
@@ -98,7 +99,7 @@ struct TrainCommand: ParsableCommand {
     func validate() throws {
         if let problem = TrainingInputs.settingsProblem(
             label: resolvedLabel, copies: copies, folds: folds, augment: augment, decisionChoice: decisionChoice, resample: resample,
-            rate: rate, crossValidate: crossValidate)
+            rate: rate, crossValidate: crossValidate, negativeClipWeight: negativeClipWeight)
         {
             throw ValidationError(problem)
         }
@@ -128,6 +129,7 @@ struct TrainCommand: ParsableCommand {
         training.trainingRate = rate
         training.decisionChoice = decisionChoice.flatMap(TrainingOptions.DecisionChoice.init(rawValue:))
         training.classifier = classifier
+        training.negativeClipWeight = negativeClipWeight
         training.embeddedIn = embed
         var bar: ProgressBar?
         let result = try training.run { event in

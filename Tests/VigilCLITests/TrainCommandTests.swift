@@ -486,7 +486,7 @@ struct TrainCommandTests {
     }
 
     @Test(
-        "--augment, --resample and --decision-choice: bad values are usage errors; with them the cross-validation runs, its copies are counted, the decision is chosen out of fold"
+        "--augment, --resample, --decision-choice and --negative-clip-weight: bad values are usage errors; with them the cross-validation runs, its copies are counted, the decision is chosen out of fold, the clips' weight is recorded"
     )
     func augmentResampleAndChoice() throws {
         let dir = try temporaryDirectory()
@@ -504,16 +504,19 @@ struct TrainCommandTests {
         #expect(try usage(["--cross-validate", "--resample", "100"]).contains("--resample 100: must be 4000...96000 Hz"))
         #expect(try usage(["--augment", "9"]).contains("--augment must be 0...8"))
         #expect(try usage(["--decision-choice", "best"]).contains("--decision-choice best: expected 'part' or 'out-of-fold'"))
+        #expect(try usage(["--negative-clip-weight=-1"]).contains("--negative-clip-weight -1.0: must be 0...100"))
+        #expect(try usage(["--negative-clip-weight", "nan"]).contains("--negative-clip-weight nan: must be 0...100"))
         #expect(!FileManager.default.fileExists(atPath: out))
         let (result, model, _) = try Self.trainWithExtra(
             [
                 "--clips", clips.path, "--cross-validate", "--folds", "2", "--augment", "1", "--resample", "16000", "--decision-choice",
-                "out-of-fold",
+                "out-of-fold", "--negative-clip-weight", "2.5",
             ],
             labels: labels, in: dir)
         #expect(result.stdout.contains("| **mean** |"), "\(result.stdout)")
         #expect(result.stderr.contains("augmented copies of"), "\(result.stderr)")
         #expect(model["training"]?["roomAugmentedCopies"]?.intValue == 1)
         #expect(model["training"]?["decisionChosenOn"]?.stringValue == "out-of-fold probabilities of 2 sets")
+        #expect(model["training"]?["negativeClipWeight"]?.doubleValue == 2.5)
     }
 }

@@ -67,6 +67,41 @@ struct GradientBoostedTreesTests {
         #expect(a == b && a.nodes.map(\.value.bitPattern) == b.nodes.map(\.value.bitPattern))
     }
 
+    @Test("input subsampling: each tree splits on its own draw of inputs; row subsampling still learns; both are seeded")
+    func subsampling() {
+        let rule: ([Float]) -> Bool = { $0[0] + 0.5 * $0[1] > 0.1 }
+        let train = Self.data(count: 3000, dimension: 4, seed: 6, rule: rule)
+        let test = Self.data(count: 2000, dimension: 4, seed: 7, rule: rule)
+        var options = TreeTrainingOptions()
+        options.iterations = 60
+        // One input of four per tree: every split of a tree is on that tree's one input, and over
+        // the trees every input gets drawn (the noise inputs too).
+        options.inputSubsample = 0.25
+        let narrow = GradientBoostedTreesTrainer.train(features: train.x, dimension: 4, targets: train.y, options: options)
+        var drawn = Set<Int32>()
+        for (t, root) in narrow.roots.enumerated() {
+            let end = t + 1 < narrow.roots.count ? Int(narrow.roots[t + 1]) : narrow.nodes.count
+            let inputs = Set(narrow.nodes[Int(root)..<end].filter { $0.feature >= 0 }.map(\.feature))
+            #expect(inputs.count <= 1, "tree \(t) splits on \(inputs.sorted())")
+            drawn.formUnion(inputs)
+        }
+        #expect(drawn == [0, 1, 2, 3])
+        #expect(Self.accuracy(narrow, test.x, test.y, dimension: 4) > 0.9)
+        // Each tree fitted to 60 % of the rows: still learns the rule, differs from the full fit,
+        // and the same seed gives the same trees while another seed does not.
+        options.inputSubsample = 1
+        options.rowSubsample = 0.6
+        let bagged = GradientBoostedTreesTrainer.train(features: train.x, dimension: 4, targets: train.y, options: options)
+        let again = GradientBoostedTreesTrainer.train(features: train.x, dimension: 4, targets: train.y, options: options)
+        options.subsampleSeed += 1
+        let reseeded = GradientBoostedTreesTrainer.train(features: train.x, dimension: 4, targets: train.y, options: options)
+        options.rowSubsample = 1
+        let full = GradientBoostedTreesTrainer.train(features: train.x, dimension: 4, targets: train.y, options: options)
+        #expect(Self.accuracy(bagged, test.x, test.y, dimension: 4) > 0.95)
+        #expect(bagged == again && bagged.nodes.map(\.value.bitPattern) == again.nodes.map(\.value.bitPattern))
+        #expect(bagged != reseeded && bagged != full)
+    }
+
     @Test("leaf size, leaf count and depth limits hold in every tree")
     func limits() {
         let rule: ([Float]) -> Bool = { 3 * $0[0] * $0[0] - 1 + $0[1] * $0[2] > 0 }

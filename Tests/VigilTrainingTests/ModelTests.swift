@@ -317,6 +317,41 @@ struct ModelTests {
         for e in expected { #expect(e.detectedAt >= e.onset + Double(network.lookaheadFrames) * hop * 0.9) }
     }
 
+    @Test("a negative clip's weight: 0 trains as if the clip were absent; a larger weight lowers the clip's probabilities")
+    func negativeClipWeight() {
+        let (recordings, annotations) = tinyTrainingSet()
+        // A confuser clip: harmonic bursts on a 400 Hz fundamental where the events' is 250 Hz.
+        var gen = SeededGenerator(seed: 300)
+        var s = SignalBuffer(sampleRate: 16_000, duration: 8)
+        s.addNoise(dBFS: -45, generator: &gen)
+        for start in [1.0, 3.5, 6.0] {
+            for h in 1...6 { s.addTone(frequency: 400 * Double(h), start: start, duration: 0.6, dBFS: -20 - 3 * Double(h)) }
+        }
+        let clip = SoundModelTrainer.extractFeatures(
+            name: TrainingClip.namePrefix + "confuser.flac", samples: s.samples, sampleRate: 16_000)
+        func train(_ recordings: [RecordingFeatures], weight: Float) -> SoundModel {
+            var options = TrainingOptions()
+            options.trees.iterations = 30
+            options.trees.maxLeaves = 4
+            options.trees.minSamplesPerLeaf = 5
+            options.negativeClipWeight = weight
+            return SoundModelTrainer.train(
+                label: "dogBark", recordings: recordings, annotations: annotations, validation: ["tiny1"], voiceBackground: .none,
+                seed: 1, options: options
+            ).model
+        }
+        #expect(train(recordings + [clip], weight: 0).classifier == train(recordings, weight: 1).classifier)
+        func meanProbability(_ model: SoundModel) -> Float {
+            let p = SoundModelTrainer.probabilities(clip, classifier: model.classifier)
+            return p.reduce(0, +) / Float(p.count)
+        }
+        let once = meanProbability(train(recordings + [clip], weight: 1))
+        let heavy = meanProbability(train(recordings + [clip], weight: 20))
+        #expect(heavy < once, "mean probability on the clip: weight 1 \(once), weight 20 \(heavy)")
+        #expect(train(recordings + [clip], weight: 20).fileText.contains("\"negativeClipWeight\": 20"))
+        #expect(!train(recordings + [clip], weight: 1).fileText.contains("negativeClipWeight"))
+    }
+
     @Test("the data hash covers the network's per-frame inputs only when a network is trained")
     func dataHashCoversNetworkInputs() {
         let (recordings, annotations) = tinyTrainingSet()
