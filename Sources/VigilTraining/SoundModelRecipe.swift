@@ -26,8 +26,6 @@ package struct SoundModelRecipe: Sendable {
     /// Positive decisions whose nearby frames never rise this far over the background are left out
     /// (mean relative band level, log10 units).
     package var positiveActivity: Float
-    /// Weight of the decisions of a clip folder's negative clips (``TrainingOptions/negativeClipWeight``).
-    package var negativeClipWeight: Float = 1
     /// Whether the abrupt noise bursts and steady tones are training negatives (the steady noises always are).
     package var syntheticConfusers: Bool
     /// Augmented copies per training file by default (gain and a mixed event-free file).

@@ -65,7 +65,6 @@ package struct TrainingOptions: Sendable, Hashable {
         self.init()
         let recipe = SoundModelRecipe.of(label: label)
         positiveActivity = recipe.positiveActivity
-        negativeClipWeight = recipe.negativeClipWeight
         decisionChoice = recipe.decisionChoice
         classifier = recipe.classifier
     }

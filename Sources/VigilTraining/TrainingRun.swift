@@ -57,7 +57,7 @@ package struct TrainingRun {
     package var roomCopies: Int?
     /// Where the decision is chosen; nil: the recipe's.
     package var decisionChoice: TrainingOptions.DecisionChoice?
-    /// The weight of the clip folder's negative clips; nil: the recipe's.
+    /// The weight of the clip folder's negative clips; nil: 1.
     package var negativeClipWeight: Float?
     /// The classifier trained; nil: the recipe's.
     package var classifier: TrainingOptions.ClassifierChoice?

@@ -166,10 +166,10 @@ struct CrossValidationDiagnostics: ParsableCommand {
                         print(
                             "    clip false alarms by category: \(byCategory.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
                         )
-                        for e in devAnnotations where e.label == label && found[e.file] != nil {
-                            let hit = (found[e.file] ?? []).contains { abs($0.onset - e.onset) <= 0.5 }
-                            if !hit {
-                                let near = (found[e.file] ?? []).map {
+                        for e in devAnnotations where e.label == label {
+                            guard let events = found[e.file] else { continue }  // the file is in another fold
+                            if !events.contains(where: { abs($0.onset - e.onset) <= 0.5 }) {
+                                let near = events.map {
                                     "\(DecimalText.fixed($0.onset, places: 2))-\(DecimalText.fixed($0.offset, places: 2))"
                                 }
                                 print(

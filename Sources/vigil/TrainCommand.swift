@@ -83,7 +83,7 @@ struct TrainCommand: ParsableCommand {
     @Option(help: .init("The classifier to train (default: the label's recipe).", valueName: "trees|network|trees+network"))
     var classifier: TrainingOptions.ClassifierChoice?
 
-    @Option(help: .init("Weight of --clips negatives against others (default: recipe's).", valueName: "W")) var negativeClipWeight: Float?
+    @Option(help: .init("Weight of --clips negatives against other negatives (default 1).", valueName: "W")) var negativeClipWeight: Float?
 
     @Option(help: "Also regenerate this Swift file embedding every model in the --out directory.")
     var embed: String?
