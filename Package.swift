@@ -271,3 +271,14 @@ let package = Package(
             exclude: ["Corpus"]),
     ]
 )
+
+// Opt-in: VIGIL_SANITIZE=address or VIGIL_SANITIZE=thread instruments Vigil's own targets (modules,
+// tools and tests) and links the sanitizer's runtime; the dependencies stay uninstrumented. A
+// sanitizer run then rebuilds only Vigil's modules over the dependencies of the plain debug build
+// (`make test-asan`, `make test-tsan`; docs/fuzzing.md).
+if let sanitizer = ProcessInfo.processInfo.environment["VIGIL_SANITIZE"], ["address", "thread"].contains(sanitizer) {
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizer)"])]
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizer)"])]
+    }
+}
