@@ -272,13 +272,17 @@ let package = Package(
     ]
 )
 
-// Opt-in: VIGIL_SANITIZE=address or VIGIL_SANITIZE=thread instruments Vigil's own targets (modules,
-// tools and tests) and links the sanitizer's runtime; the dependencies stay uninstrumented. A
-// sanitizer run then rebuilds only Vigil's modules over the dependencies of the plain debug build
-// (`make test-asan`, `make test-tsan`; docs/fuzzing.md).
+// Opt-in: VIGIL_SANITIZE=address or VIGIL_SANITIZE=thread instruments Vigil's own code (the
+// modules and tools under Sources/) and links the sanitizer's runtime into every executable and the
+// test bundle. The dependencies and the test code stay as the plain debug build compiled them, in
+// the same build directory, so a sanitizer run recompiles only Vigil's modules (`make test-asan`,
+// `make test-tsan`; docs/fuzzing.md, "Sanitizers").
 if let sanitizer = ProcessInfo.processInfo.environment["VIGIL_SANITIZE"], ["address", "thread"].contains(sanitizer) {
+    let flag = "-sanitize=\(sanitizer)"
     for target in package.targets where target.type != .system {
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizer)"])]
-        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizer)"])]
+        if target.type != .test && !(target.path ?? "").hasPrefix("Tests/") {
+            target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags([flag])]
+        }
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags([flag])]
     }
 }

@@ -63,7 +63,8 @@ struct ShortTimeFourierTransformTests {
         // 8000 samples: full frames at 0, 186, ... while k * 186 + 372 <= 8000, then one zero-padded frame.
         let full = (8_000 - 372) / 186 + 1
         #expect(result.count == full + 1)
-        #expect(result.map(\.start) == (0..<(full + 1)).map { Double($0 * 186) / 16_000 })
+        let expectedStarts: [Double] = (0..<(full + 1)).map { (index: Int) -> Double in Double(index * 186) / 16_000 }
+        #expect(result.map(\.start) == expectedStarts)
         let stft = ShortTimeFourierTransform(configuration: config)
         var frames: [(center: Double, samples: Int, valid: Int)] = []
         signal.samples.withUnsafeBufferPointer { stft.process($0) { frames.append(($0.centerTime, $0.samples.count, $0.validCount)) } }

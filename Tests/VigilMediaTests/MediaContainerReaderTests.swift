@@ -75,7 +75,8 @@ struct MediaContainerReaderTests {
         #expect(abs(duration - 3) < 0.1, "duration \(duration)")
         let read = try ReadAll(reader)
         // Audio: contiguous chunks, 3 s give or take a codec frame.
-        #expect(abs(Double(read.samples.count) / 16_000 - 3) < 0.07, "\(read.samples.count) samples")
+        let audioSeconds = Double(read.samples.count) / 16_000
+        #expect(abs(audioSeconds - 3) < 0.07, "\(read.samples.count) samples")
         for (a, b) in zip(read.audio, read.audio.dropFirst()) { #expect(abs(a.endTime - b.time) < 1e-9) }
         let reference = try AudioFileReader.readAllMono(path: media.flac.path)
         #expect(reference.sampleRate == 16_000)
@@ -131,7 +132,8 @@ struct MediaContainerReaderTests {
         #expect(reader.audio?.sampleRate == 48_000 && reader.audio?.sourceSampleRate == 48_000)
         let read = try ReadAll(reader)
         #expect(read.frames.count == 30)
-        #expect(abs(Double(read.samples.count) / 48_000 - 3) < 0.07)
+        let audioSeconds = Double(read.samples.count) / 48_000
+        #expect(abs(audioSeconds - 3) < 0.07)
         let start = try #require(read.frames.first?.time)
         #expect(read.frames.enumerated().allSatisfy { abs($0.element.time - start - Double($0.offset) / 10) < 0.002 })
     }

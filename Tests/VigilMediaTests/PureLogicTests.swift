@@ -27,7 +27,10 @@ struct AnalysisFrameSelectorTests {
     @Test("25 fps to 5 fps keeps every fifth frame; timestamps rounded down by the time base still count")
     func subsampling() {
         var selector = AnalysisFrameSelector(fps: 5)
-        let times = (0..<50).map { Double($0) / 25 - ($0 % 5 == 0 ? 0.0001 : 0) }
+        let times: [Double] = (0..<50).map { (index: Int) -> Double in
+            let early: Double = index % 5 == 0 ? 0.0001 : 0
+            return Double(index) / 25 - early
+        }
         let kept = times.enumerated().filter { selector.select(time: $0.element) }.map(\.offset)
         #expect(kept == Array(stride(from: 0, to: 50, by: 5)))
     }

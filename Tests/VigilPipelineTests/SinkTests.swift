@@ -60,7 +60,8 @@ import VigilLive
         try sink.finish()
         let text = try String(contentsOf: url, encoding: .utf8)
         #expect(text.hasPrefix("FILE") && text.contains("smokeAlarm"))
-        #expect(text.split(separator: "\n").count == 1 + records.filter { $0.json["type"]?.stringValue == "event" }.count)
+        let eventCount = records.filter { $0.json["type"]?.stringValue == "event" }.count
+        #expect(text.split(separator: "\n").count == 1 + eventCount)
     }
 
     @Test func outputFolderWritesEachRecordingAndTheSummary() throws {
