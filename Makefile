@@ -197,9 +197,10 @@ bark-check: deps
 	$(SWIFT) run -c release vigil-dev bark-check $(CURDIR)/$(BARK_CHECK)/clips
 
 # Sanitizer runs of the test suite. VIGIL_SANITIZE=address or thread (Package.swift) instruments
-# Vigil's own targets and leaves the dependencies as the plain debug build compiled them, in the
-# same build directory: a sanitizer run recompiles only Vigil's modules, and the next plain build
-# recompiles them back (docs/fuzzing.md, "Sanitizers"). SANITIZER_SKIP (both), ASAN_SKIP and
+# Vigil's modules and tools and leaves the dependencies and the test code as the plain debug build
+# compiled them, in the same build directory: a sanitizer run recompiles only Vigil's modules, and
+# the next plain build recompiles them back. After the build, scripts/check-sanitized.sh stops the
+# run if any module came out uninstrumented (docs/fuzzing.md, "Sanitizers"). SANITIZER_SKIP (both), ASAN_SKIP and
 # TSAN_SKIP take `--skip SUITE` options; SANITIZER_SKIP is empty by default.
 # Leak checking is off under ASan (detect_leaks=0): the test process's exit-time report is
 # dominated by leaks outside Vigil (FoundationEssentials' Data(contentsOf:) keeps a 4 KiB buffer
@@ -233,11 +234,13 @@ TSAN_ENV = VIGIL_SANITIZE=thread TSAN_OPTIONS="halt_on_error=1 suppressions=$(CU
   SWIFT_BACKTRACE=enable=no VIGIL_WALL_CLOCK_SCALE=$(SANITIZER_WALL_CLOCK_SCALE)
 test-asan: deps
 	$(ASAN_ENV) $(SWIFT) build --build-tests
+	scripts/check-sanitized.sh address
 	$(ASAN_ENV) $(SWIFT) test --skip-build --disable-xctest $(SANITIZER_SKIP) $(ASAN_SKIP) --skip '$(SERIAL_SUITES)'
 	$(ASAN_ENV) $(SWIFT) test --skip-build --disable-xctest --filter '$(SERIAL_SUITES)'
 
 test-tsan: deps
 	$(TSAN_ENV) $(SWIFT) build --build-tests
+	scripts/check-sanitized.sh thread
 	$(TSAN_ENV) $(SWIFT) test --skip-build --disable-xctest $(SANITIZER_SKIP) $(TSAN_SKIP) --skip '$(SERIAL_SUITES)'
 	$(TSAN_ENV) $(SWIFT) test --skip-build --disable-xctest --filter '$(SERIAL_SUITES)'
 

@@ -29,8 +29,8 @@ if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then
 fi
 
 swift=${SWIFT:-swift}
-# The sanitizer builds instrument Vigil's own targets in the plain build's directory (Package.swift,
-# VIGIL_SANITIZE), as `make test-asan` and `make test-tsan` do.
+# The sanitizer builds instrument Vigil's modules and tools in the plain build's directory
+# (Package.swift, VIGIL_SANITIZE), as `make test-asan` and `make test-tsan` do.
 case $suite in
   plain) unset VIGIL_SANITIZE ;;
   asan) export VIGIL_SANITIZE=address ;;
@@ -39,6 +39,7 @@ case $suite in
 esac
 
 "$swift" build --build-tests || { echo "$0: the test build failed" >&2; exit 1; }
+[ -z "${VIGIL_SANITIZE:-}" ] || scripts/check-sanitized.sh "$VIGIL_SANITIZE" || exit 1
 
 logs=.build/test-repeat
 mkdir -p "$logs"
