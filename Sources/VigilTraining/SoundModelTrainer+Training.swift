@@ -6,15 +6,15 @@ import VigilScoring
 /// The decisions one classifier of a label is trained on: for every recording, each decision's target
 /// (inside an event of the label or not) and weight (0 where the decision is left out), and the
 /// classifier the recipe asks for, trained on them.
-struct ClassifierTraining {
+package struct ClassifierTraining {
     /// A trained classifier and how many decisions trained it.
-    struct Fit {
+    package struct Fit {
         /// The classifier.
-        var classifier: SoundClassifier
+        package var classifier: SoundClassifier
         /// Decisions of the recordings it was trained on (weight 0 included).
-        var decisions: Int
+        package var decisions: Int
         /// Of those, the ones inside an event of the label.
-        var positives: Int
+        package var positives: Int
     }
 
     let recordings: [RecordingFeatures]
@@ -26,12 +26,26 @@ struct ClassifierTraining {
     let backgroundOf: [String: String]
     let seed: UInt64
 
-    /// The item an augmented copy ("file#k", "file#aK") was made from: it shares that item's annotations.
-    static func base(_ name: String) -> String { name.split(separator: "#").first.map(String.init) ?? name }
+    /// The training of one label's classifier on `recordings`: `eventsByFile` holds that label's events (clip
+    /// activity regions included) by file; `ignored`, where voices are neither positives nor negatives;
+    /// `partlyLabelled`, the recordings whose decisions outside their events are left out; `backgroundOf`, the item
+    /// mixed into each augmented copy.
+    package init(
+        recordings: [RecordingFeatures], eventsByFile: [String: [LabelEvent]], options: TrainingOptions, ignored: VoiceBackground,
+        partlyLabelled: Set<String>, backgroundOf: [String: String], seed: UInt64
+    ) {
+        self.recordings = recordings
+        self.eventsByFile = eventsByFile
+        self.options = options
+        self.ignored = ignored
+        self.partlyLabelled = partlyLabelled
+        self.backgroundOf = backgroundOf
+        self.seed = seed
+    }
 
     /// The classifier trained on the recordings outside `excluded` (base names), and on no copy of an item in it
     /// or of a background in it.
-    func fit(excluding excluded: Set<String>) -> Fit {
+    package func fit(excluding excluded: Set<String>) -> Fit {
         var features: [Float] = []
         var sequences: [TemporalConvolutionalNetworkTrainer.Sequence] = []
         var allTargets: [Float] = []
@@ -39,7 +53,7 @@ struct ClassifierTraining {
         var positives = 0
         var decisions = 0
         for rec in recordings
-        where !excluded.contains(Self.base(rec.name)) && !(backgroundOf[rec.name].map { excluded.contains($0) } ?? false) {
+        where !excluded.contains(CrossValidation.item(rec.name)) && !(backgroundOf[rec.name].map { excluded.contains($0) } ?? false) {
             let (targets, weights) = targetsAndWeights(rec)
             positives += targets.reduce(0) { $0 + Int($1) }
             if options.classifier.trainsTrees {
@@ -75,8 +89,9 @@ struct ClassifierTraining {
     /// ``TrainingOptions/positiveActivity`` over the background, and for a negative in a voice background or
     /// in a partly labelled recording; ``TrainingOptions/negativeClipWeight`` for a negative clip's decisions;
     /// otherwise 1.
-    func targetsAndWeights(_ rec: RecordingFeatures) -> (targets: [Float], weights: [Float]) {
-        let name = Self.base(rec.name)
+    package func targetsAndWeights(_ rec: RecordingFeatures) -> (targets: [Float], weights: [Float]) {
+        // An augmented copy ("file#k", "file#aK") shares its item's annotations.
+        let name = CrossValidation.item(rec.name)
         let events = eventsByFile[name] ?? []
         let isNegativeClip = events.isEmpty && rec.name.hasPrefix(TrainingClip.namePrefix) && !partlyLabelled.contains(name)
         var targets: [Float] = []
@@ -166,7 +181,7 @@ extension SoundModelTrainer {
         let chosen = chooseDecision(results, segmentObjective: recipe.segmentObjective)
         let trainingFileCount =
             recordings.filter {
-                (crossFitted || !validation.contains(ClassifierTraining.base($0.name))) && !$0.name.contains("#")
+                (crossFitted || !validation.contains(CrossValidation.item($0.name))) && !$0.name.contains("#")
             }.count
         let record: JSONValue = .object(
             JSONObject(
