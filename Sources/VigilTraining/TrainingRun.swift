@@ -412,7 +412,7 @@ package struct TrainingRun {
 
     /// `copies` augmented copies of each file in `files`: the file at a random gain with an event-free
     /// file of `pool` (outside the voice background, in the same fold by `sameFold`) mixed in at a random SNR.
-    static func augmentedCopies(
+    package static func augmentedCopies(
         of files: [String], pool candidates: [String], annotations: [LabelEvent], voiceBackground: VoiceBackground,
         audio: [String: (samples: [Float], rate: Double)], copies: Int, seed: UInt64, frames: FeatureFrames = .shared,
         sameFold: (String, String) -> Bool

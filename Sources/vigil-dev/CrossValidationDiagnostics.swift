@@ -7,7 +7,8 @@ import VigilTestSupport
 import VigilTraining
 
 /// Diagnostics of the cross-validation (development set + the clip-labelled training folder): runs the
-/// folds as `vigil train --cross-validate` does (no augmented copies), with the recipe changes of the
+/// folds as `vigil train --cross-validate` does (with the recipe's gain and negative-mix copies, `COPIES`
+/// to change their number; without the music and the words), with the recipe changes of the
 /// Diagnostics suite's environment (`ITER`, `POSW`, `ACT`, ...), and prints per fold what limits the
 /// figures: the chosen decision, the scored fold's event F1 at the 0.5 s and a 1.0 s onset collar and
 /// its segment F1, each scored event's peak probability, the scored negatives' peaks, and the fold's
@@ -55,6 +56,7 @@ struct CrossValidationDiagnostics: ParsableCommand {
         var clips: [String: TrainingClip] = [:]
         for clip in list { clips[TrainingClip.namePrefix + clip.filename] = clip }
         var devRecordings = try DevData.features(dev.files)
+        var devAudio: [String: (samples: [Float], rate: Double)] = [:]  // decoded when a label's recipe copies files
         for (name, samples) in SoundModelTrainer.syntheticNegatives(sampleRate: 44_100, seed: seed) {
             devRecordings.append(SoundModelTrainer.extractFeatures(name: name, samples: samples, sampleRate: 44_100))
         }
@@ -75,6 +77,20 @@ struct CrossValidationDiagnostics: ParsableCommand {
             if env["ACT"] == nil { options.positiveActivity = TrainingOptions(label: label).positiveActivity }
             var recordings = devRecordings.filter { recipe.syntheticConfusers || !SoundModelTrainer.isSyntheticConfuser($0.name) }
             var annotations = dev.annotations
+            // The recipe's gain and negative-mix copies, each mixed with an event-free file of its own fold, as
+            // `vigil train --cross-validate` makes them.
+            let copies = env["COPIES"].flatMap(Int.init) ?? recipe.augmentedCopies
+            if copies > 0 {
+                if devAudio.isEmpty {
+                    for file in dev.files {
+                        let decoded = try DevData.loadAudio(DevData.devDirectory.appendingPathComponent("audio/\(file)").path)
+                        devAudio[file] = (decoded.samples, decoded.sampleRate)
+                    }
+                }
+                recordings += TrainingRun.augmentedCopies(
+                    of: dev.files, pool: dev.files, annotations: dev.annotations, voiceBackground: dev.voiceBackground, audio: devAudio,
+                    copies: copies, seed: seed, sameFold: { plan.foldOf[$0] == plan.foldOf[$1] })
+            }
             // Activity regions of the label's clips.
             var regionCount: [Int] = []
             var covered = 0.0
