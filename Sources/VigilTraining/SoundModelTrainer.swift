@@ -16,7 +16,7 @@ package enum SoundModelTrainer {
     /// Inputs each model ignores (scale 0): absolute level everywhere (recording gain is not a
     /// property of the sound); unless the recipe uses the high band (glassBreak), also the bands
     /// above 8 kHz, the HF share and the centroid (the sources differ in bandwidth, the classes do
-    /// not); unless it uses the burst values (dogBark), those.
+    /// not); unless it uses the burst values (dogBark, glassBreak), those.
     package static func ignoredInputs(for label: String) -> [Int] {
         let recipe = SoundModelRecipe.of(label: label)
         let names = FeatureSpec.current.componentNames

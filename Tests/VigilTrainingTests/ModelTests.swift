@@ -172,6 +172,27 @@ struct ModelTests {
         #expect(withLowRate.count == Set(withLowRate).count, "a second low-rate model for one label")
     }
 
+    @Test("every shipped model splits only on the inputs its recipe allows, and the glassBreak models on the burst values")
+    func shippedModelsFollowTheirRecipes() throws {
+        let names = FeatureSpec.current.componentNames
+        let burstInputs = Set(names.indices.filter { names[$0].hasPrefix("burst.") })
+        for trigger in EmbeddedModels.triggers {
+            var models = [try #require(try LearnedSoundDetector.loadShippedModel(for: trigger))]
+            if EmbeddedModels.lowRateText(for: trigger) != nil {
+                models.append(try #require(LearnedSoundDetector.shippedModel(for: trigger, sampleRate: 16_000)))
+            }
+            for model in models {
+                let trees = try #require(model.classifier.trees, "\(trigger): no trees")
+                let split = Set(trees.nodes.map { Int($0.feature) }.filter { $0 >= 0 })
+                let ignored = Set(SoundModelTrainer.ignoredInputs(for: trigger.rawValue))
+                #expect(split.isDisjoint(with: ignored), "\(trigger) (\(model.trainingRate ?? 0) Hz) splits on an input its recipe ignores")
+                #expect(
+                    !split.isDisjoint(with: burstInputs) == SoundModelRecipe.of(trigger).usesBurstValues,
+                    "\(trigger) (\(model.trainingRate ?? 0) Hz): burst values split on \(!split.isDisjoint(with: burstInputs))")
+            }
+        }
+    }
+
     @Test(
         "the embedded-models source puts LABEL.json in text(for:) and LABEL-*.json with a trainingRate in lowRateText(for:); a file whose name and rate disagree, or a second model of one kind, is refused naming the file"
     )
