@@ -314,18 +314,20 @@ package struct TrainingRun {
         }
         let trainingFiles = plan == nil ? files.filter { !validation.contains($0) } : files
         let sameFold: (String, String) -> Bool = { a, b in plan.map { $0.foldOf[a] == $0.foldOf[b] } ?? true }
+        var backgroundOf: [String: String] = [:]
         if augmentCopies > 0 {
-            features += Self.augmentedCopies(
+            let copies = Self.augmentedCopies(
                 of: trainingFiles, pool: trainingFiles, annotations: annotations, voiceBackground: voiceBackground, audio: audio,
                 copies: augmentCopies, seed: seed, frames: frames, sameFold: sameFold)
+            features += copies.recordings
+            backgroundOf = copies.backgroundOf
         }
-        var backgroundOf: [String: String] = [:]
         if roomCopies > 0 {
             let copies = Self.roomAugmentedCopies(
                 label: label, copies: roomCopies, seed: seed, audio: audio, annotations: annotations, devFiles: trainingFiles,
                 clips: clipByName, voiceBackground: voiceBackground, frames: frames, sameFold: sameFold, progress: progress)
             features += copies.recordings
-            backgroundOf = copies.backgroundOf
+            backgroundOf.merge(copies.backgroundOf) { a, _ in a }
         }
         return Material(
             features: features, augmentedCount: features.count - unaugmented, audio: audio, annotations: annotations, files: files,
@@ -410,17 +412,19 @@ package struct TrainingRun {
         }
     }
 
-    /// `copies` augmented copies of each file in `files`: the file at a random gain with an event-free
-    /// file of `pool` (outside the voice background, in the same fold by `sameFold`) mixed in at a random SNR.
+    /// `copies` augmented copies of each file in `files`: the file at a random gain with an event-free file of `pool`
+    /// (outside the voice background, in the same fold by `sameFold`) mixed in at a random SNR. Returns the copies and,
+    /// for each copy, the file mixed into it: a copy is not trained on where that file is held out.
     package static func augmentedCopies(
         of files: [String], pool candidates: [String], annotations: [LabelEvent], voiceBackground: VoiceBackground,
         audio: [String: (samples: [Float], rate: Double)], copies: Int, seed: UInt64, frames: FeatureFrames = .shared,
         sameFold: (String, String) -> Bool
-    ) -> [RecordingFeatures] {
+    ) -> (recordings: [RecordingFeatures], backgroundOf: [String: String]) {
         let annotated = Set(annotations.map(\.file))
         let eventFree = candidates.filter { !annotated.contains($0) && !voiceBackground.files.contains($0) }
         var rng = SplitMix64(seed: seed)
         var out: [RecordingFeatures] = []
+        var backgroundOf: [String: String] = [:]
         for name in files {
             let pool = eventFree.filter { sameFold(name, $0) }
             guard !pool.isEmpty, let source = audio[name] else { continue }
@@ -435,9 +439,10 @@ package struct TrainingRun {
                     ? source.samples
                     : SoundModelTrainer.augmented(source.samples, background: background, snrDB: snr, gainDB: gain, offset: offset)
                 out.append(SoundModelTrainer.extractFeatures(name: "\(name)#\(k)", samples: mixed, sampleRate: source.rate, frames: frames))
+                if bg != name { backgroundOf["\(name)#\(k)"] = bg }
             }
         }
-        return out
+        return (out, backgroundOf)
     }
 
     /// Runs the grouped, nested cross-validation of `label` over the development files and clips in
@@ -467,9 +472,11 @@ package struct TrainingRun {
             backgroundOf = copies.backgroundOf
         }
         if copies > 0 {
-            all += augmentedCopies(
+            let augmented = augmentedCopies(
                 of: devFiles, pool: devFiles, annotations: annotations, voiceBackground: voiceBackground, audio: audio, copies: copies,
                 seed: seed, frames: frames, sameFold: { plan.foldOf[$0] == plan.foldOf[$1] })
+            all += augmented.recordings
+            backgroundOf.merge(augmented.backgroundOf) { a, _ in a }
         }
         let started = Date()
         let segmentObjective = SoundModelTrainer.defaults(for: label).segmentObjective

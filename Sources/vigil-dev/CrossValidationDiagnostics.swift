@@ -77,6 +77,7 @@ struct CrossValidationDiagnostics: ParsableCommand {
             if env["ACT"] == nil { options.positiveActivity = TrainingOptions(label: label).positiveActivity }
             var recordings = devRecordings.filter { recipe.syntheticConfusers || !SoundModelTrainer.isSyntheticConfuser($0.name) }
             var annotations = dev.annotations
+            var backgroundOf: [String: String] = [:]
             // The recipe's gain and negative-mix copies, each mixed with an event-free file of its own fold, as
             // `vigil train --cross-validate` makes them.
             let copies = env["COPIES"].flatMap(Int.init) ?? recipe.augmentedCopies
@@ -87,9 +88,11 @@ struct CrossValidationDiagnostics: ParsableCommand {
                         devAudio[file] = (decoded.samples, decoded.sampleRate)
                     }
                 }
-                recordings += TrainingRun.augmentedCopies(
+                let augmented = TrainingRun.augmentedCopies(
                     of: dev.files, pool: dev.files, annotations: dev.annotations, voiceBackground: dev.voiceBackground, audio: devAudio,
                     copies: copies, seed: seed, sameFold: { plan.foldOf[$0] == plan.foldOf[$1] })
+                recordings += augmented.recordings
+                backgroundOf = augmented.backgroundOf
             }
             // Activity regions of the label's clips.
             var regionCount: [Int] = []
@@ -116,11 +119,13 @@ struct CrossValidationDiagnostics: ParsableCommand {
             let segment = recipe.segmentObjective
             for k in 0..<folds {
                 if let onlyFold, onlyFold != k + 1 { continue }
-                let data = CrossValidation.foldData(plan: plan, fold: k, label: label, recordings: recordings, clips: clips)
+                let data = CrossValidation.foldData(
+                    plan: plan, fold: k, label: label, recordings: recordings, clips: clips, backgroundOf: backgroundOf)
                 let valEvents = annotations.filter { $0.label == label && data.validation.contains($0.file) }.count
                 let (model, inner) = SoundModelTrainer.train(
                     label: label, recordings: data.training, annotations: annotations, validation: data.validation,
-                    voiceBackground: dev.voiceBackground, seed: seed, options: options, partlyLabelled: data.partlyLabelled)
+                    voiceBackground: dev.voiceBackground, seed: seed, options: options, partlyLabelled: data.partlyLabelled,
+                    backgroundOf: backgroundOf)
                 let d = model.decision
                 print(
                     "fold \(k + 1): inner validation \(data.validation.count) recordings, \(valEvents) events, inner F1 "

@@ -134,6 +134,35 @@ struct CrossValidationTests {
         #expect(kept > 0)
     }
 
+    @Test("gain and negative-mix copies name the event-free file of their fold mixed into each, so that a fold can leave them out")
+    func gainCopiesNameTheirBackground() {
+        var rng = SplitMix64(seed: 4)
+        let files = (0..<12).map { "f\($0).flac" }
+        var audio: [String: (samples: [Float], rate: Double)] = [:]
+        for file in files { audio[file] = ((0..<8_000).map { _ in Float(rng.nextGaussian() * 0.05) }, 16_000) }
+        // f0, f4 and f8 hold a bark; f11 a voice background; the folds are the file number modulo 2.
+        let annotations = [0, 4, 8].map { LabelEvent(file: "f\($0).flac", onset: 0.1, offset: 0.3, label: "dogBark") }
+        let voices = VoiceBackground(regions: ["f11.flac": [0...0.5]])
+        let fold: (String) -> Int = { Int($0.dropFirst().prefix { $0.isNumber })! % 2 }
+        let copies = TrainingRun.augmentedCopies(
+            of: files, pool: files, annotations: annotations, voiceBackground: voices, audio: audio, copies: 3, seed: 7,
+            sameFold: { fold($0) == fold($1) })
+        #expect(copies.recordings.count == 36)
+        var mixed = 0
+        for rec in copies.recordings {
+            let item = CrossValidation.item(rec.name)
+            guard let background = copies.backgroundOf[rec.name] else { continue }
+            mixed += 1
+            #expect(background != item && fold(background) == fold(item), "\(rec.name) mixes \(background)")
+            #expect(!["f0.flac", "f4.flac", "f8.flac", "f11.flac"].contains(background), "\(rec.name) mixes \(background)")
+        }
+        // A copy without an entry is its file itself, drawn as its own background (an event-free file only).
+        #expect(mixed > 0)
+        for rec in copies.recordings where copies.backgroundOf[rec.name] == nil {
+            #expect(!["f0.flac", "f4.flac", "f8.flac"].contains(CrossValidation.item(rec.name)))
+        }
+    }
+
     @Test(
         "a fold's model and chosen decision do not change when the scored fold's recordings and annotations change",
         arguments: TrainingOptions.DecisionChoice.allCases)
