@@ -163,6 +163,33 @@ struct CrossValidationTests {
         }
     }
 
+    @Test("in the cross-validation, no fold trains on a gain copy whose negative it scores or chooses its decision on")
+    func gainCopiesWithHeldOutNegativesAreLeftOut() {
+        let (keys, amounts, clips) = Self.items()
+        let plan = CrossValidationPlan(keys: keys, amounts: amounts, folds: 4, seed: 3)
+        let files = (0..<60).map { "dev\($0).flac" }
+        var rng = SplitMix64(seed: 5)
+        var audio: [String: (samples: [Float], rate: Double)] = [:]
+        for file in files { audio[file] = ((0..<4_000).map { _ in Float(rng.nextGaussian() * 0.05) }, 16_000) }
+        let copies = TrainingRun.augmentedCopies(
+            of: files, pool: files, annotations: [], voiceBackground: .none, audio: audio, copies: 2, seed: 11,
+            sameFold: { plan.foldOf[$0] == plan.foldOf[$1] })
+        let recordings = files.map { RecordingFeatures(name: $0, duration: 0.25, sampleRate: 16_000) } + copies.recordings
+        var leftOut = 0
+        for fold in 0..<4 {
+            let inner = plan.innerValidation(outerFold: fold)
+            let heldOut: (String) -> Bool = { copies.backgroundOf[$0].map { plan.foldOf[$0] == fold || inner.contains($0) } ?? false }
+            let data = CrossValidation.foldData(
+                plan: plan, fold: fold, label: "dogBark", recordings: recordings, clips: clips, backgroundOf: copies.backgroundOf)
+            #expect(!data.training.contains { heldOut($0.name) }, "fold \(fold) trains on a copy of a held-out negative")
+            // Without the map, the fold would train on such copies: those of its training part mixed with a negative of
+            // its inner validation part.
+            let unmapped = CrossValidation.foldData(plan: plan, fold: fold, label: "dogBark", recordings: recordings, clips: clips)
+            leftOut += unmapped.training.filter { heldOut($0.name) }.count
+        }
+        #expect(leftOut > 0)
+    }
+
     @Test(
         "a fold's model and chosen decision do not change when the scored fold's recordings and annotations change",
         arguments: TrainingOptions.DecisionChoice.allCases)
