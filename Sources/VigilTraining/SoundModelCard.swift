@@ -108,7 +108,12 @@ package enum SoundModelCard {
         if let count = model.training["clipFiles"]?.intValue, count > 0 {
             s += "Also \(count) clip-labelled recordings, for training only: "
             s += "\(model.training["clipSource"]?.stringValue ?? "given with --clips"); only the activity regions of the label's "
-            s += "clips are taught as the label, every other clip is a negative (docs/sound-models.md, Cross-validation).\n\n"
+            s += "clips are taught as the label, every other clip is a negative (docs/sound-models.md, Cross-validation)"
+            if let w = model.training["developmentPositiveWeight"] {
+                s += "; the development files' annotated events count \(w) times against those regions"
+            }
+            if let w = model.training["negativeClipWeight"] { s += "; every decision of a negative clip counts \(w) times" }
+            s += ".\n\n"
         }
         s += "## Features (`\(spec.name)` v\(spec.version), \(spec.dimension) values per decision)\n\n"
         switch model.frames {

@@ -88,12 +88,14 @@ package struct ClassifierTraining {
     /// (within ``TrainingOptions/boundaryMargin``), for a positive whose nearby frames never rise
     /// ``TrainingOptions/positiveActivity`` over the background, and for a negative in a voice background or
     /// in a partly labelled recording; ``TrainingOptions/negativeClipWeight`` for a negative clip's decisions;
-    /// otherwise 1.
+    /// ``TrainingOptions/developmentPositiveWeight`` for a positive outside the clip folder; otherwise 1.
     package func targetsAndWeights(_ rec: RecordingFeatures) -> (targets: [Float], weights: [Float]) {
         // An augmented copy ("file#k", "file#aK") shares its item's annotations.
         let name = CrossValidation.item(rec.name)
         let events = eventsByFile[name] ?? []
-        let isNegativeClip = events.isEmpty && rec.name.hasPrefix(TrainingClip.namePrefix) && !partlyLabelled.contains(name)
+        let isClip = rec.name.hasPrefix(TrainingClip.namePrefix)
+        let isNegativeClip = events.isEmpty && isClip && !partlyLabelled.contains(name)
+        let positiveWeight = isClip ? 1 : options.developmentPositiveWeight
         var targets: [Float] = []
         var weights: [Float] = []
         targets.reserveCapacity(rec.centerTimes.count)
@@ -113,7 +115,8 @@ package struct ClassifierTraining {
             let inactivePositive = positive && activity < options.positiveActivity
             targets.append(positive ? 1 : 0)
             let ignoredNegative = !positive && (ignored.contains(file: name, time: t) || partlyLabelled.contains(name))
-            weights.append(!ignoredNegative && !nearBoundary && !inactivePositive ? (isNegativeClip ? options.negativeClipWeight : 1) : 0)
+            let weight = positive ? positiveWeight : (isNegativeClip ? options.negativeClipWeight : 1)
+            weights.append(!ignoredNegative && !nearBoundary && !inactivePositive ? weight : 0)
         }
         return (targets, weights)
     }

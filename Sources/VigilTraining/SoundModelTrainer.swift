@@ -335,6 +335,9 @@ package enum SoundModelTrainer {
         if options.negativeClipWeight != 1 {
             selection.append(("negativeClipWeight", .number(Double(options.negativeClipWeight.description) ?? 0)))
         }
+        if options.developmentPositiveWeight != 1 {
+            selection.append(("developmentPositiveWeight", .number(Double(options.developmentPositiveWeight.description) ?? 0)))
+        }
         var settings: [(String, JSONValue)] = [("classifier", .string(options.classifier.kind))]
         if options.classifier.trainsTrees {
             let t = options.trees

@@ -18,6 +18,10 @@ package struct TrainingOptions: Sendable, Hashable {
     /// Weight of the decisions of the negative clips of a clip-labelled folder (other animals, horns,
     /// street sounds): above 1 they count more than the development set's negatives.
     package var negativeClipWeight: Float = 1
+    /// Weight of the positive decisions of the recordings with hand-placed annotations (the development set's
+    /// files, not a clip-labelled folder's clips, whose positives are their activity regions): above 1 the
+    /// strongly labelled events count more than the clips' regions.
+    package var developmentPositiveWeight: Float = 1
     /// Inputs the trees must not split on, e.g. absolute level.
     package var ignoredInputs: [Int] = []
     /// Where the decision (threshold, smoothing, sensitivity step) is chosen when the recordings come in folds
@@ -67,5 +71,6 @@ package struct TrainingOptions: Sendable, Hashable {
         positiveActivity = recipe.positiveActivity
         decisionChoice = recipe.decisionChoice
         classifier = recipe.classifier
+        developmentPositiveWeight = recipe.developmentPositiveWeight
     }
 }

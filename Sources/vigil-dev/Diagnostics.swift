@@ -18,7 +18,8 @@ import VigilTraining
 /// Settings: `LABELS` (comma-separated), `SEED`, `COPIES` and `LOWSNR` (augmented copies made),
 /// `VARIANTS` (which copies a run trains on: `k`, `s`, `-` for none), `ITER`, `LR`, `LEAVES`,
 /// `MINLEAF`, `L2`, `DEPTH`, `BINS`, `POSW` (the trees), `ACT` (``TrainingOptions/positiveActivity``),
-/// `MARGIN` (``TrainingOptions/boundaryMargin``), `NEGW` (``TrainingOptions/negativeClipWeight``), `ROWS` and `COLS`
+/// `MARGIN` (``TrainingOptions/boundaryMargin``), `NEGW` (``TrainingOptions/negativeClipWeight``), `DEVPOSW`
+/// (``TrainingOptions/developmentPositiveWeight``), `ROWS` and `COLS`
 /// (``TreeTrainingOptions/rowSubsample`` and ``TreeTrainingOptions/inputSubsample``), `IGNORE` (input names the trees must not split on,
 /// comma-separated prefixes, or exact names ending in `$`), `NOSYN=1` (no synthetic negatives), `NOMUSIC=1` (not the rendered music of dogBark's recipe),
 /// `NOWORDS=1` (not the generated words of personTalking's recipe), `EXTRA=dir`
@@ -66,6 +67,7 @@ struct Diagnostics: ParsableCommand {
         if let v = env["ACT"].flatMap(Float.init) { options.positiveActivity = v }
         if let v = env["MARGIN"].flatMap(Double.init) { options.boundaryMargin = v }
         if let v = env["NEGW"].flatMap(Float.init) { options.negativeClipWeight = v }
+        if let v = env["DEVPOSW"].flatMap(Float.init) { options.developmentPositiveWeight = v }
         if let v = env["ROWS"].flatMap(Double.init) { options.trees.rowSubsample = v }
         if let v = env["COLS"].flatMap(Double.init) { options.trees.inputSubsample = v }
         if let names = env["IGNORE"] {

@@ -371,6 +371,9 @@ struct TrainCommandTests {
         #expect(card.contains("## Cross-validated figures (grouped, nested, 2 folds"), "\(card)")
         // The clips are named in the card, and the validation part's figures are not reported beside the cross-validated ones.
         #expect(card.contains("Also 6 clip-labelled recordings, for training only"), "\(card)")
+        // dogBark's recipe weights the development files' barks against the clips' activity regions, and says so.
+        #expect(model["training"]?["developmentPositiveWeight"]?.doubleValue == 3)
+        #expect(card.contains("the development files' annotated events count 3 times against those regions"), "\(card)")
         #expect(!card.contains("## Validation metrics"), "\(card)")
     }
 
@@ -509,7 +512,7 @@ struct TrainCommandTests {
         #expect(try usage(["--negative-clip-weight=-1"]).contains("--negative-clip-weight -1.0: must be 0...100"))
         #expect(try usage(["--negative-clip-weight", "nan"]).contains("--negative-clip-weight nan: must be 0...100"))
         #expect(!FileManager.default.fileExists(atPath: out))
-        let (result, model, _) = try Self.trainWithExtra(
+        let (result, model, card) = try Self.trainWithExtra(
             [
                 "--clips", clips.path, "--cross-validate", "--folds", "2", "--augment", "1", "--resample", "16000", "--decision-choice",
                 "out-of-fold", "--negative-clip-weight", "2.5",
@@ -520,5 +523,6 @@ struct TrainCommandTests {
         #expect(model["training"]?["roomAugmentedCopies"]?.intValue == 1)
         #expect(model["training"]?["decisionChosenOn"]?.stringValue == "out-of-fold probabilities of 2 sets")
         #expect(model["training"]?["negativeClipWeight"]?.doubleValue == 2.5)
+        #expect(card.contains("every decision of a negative clip counts 2.5 times"), "\(card)")
     }
 }

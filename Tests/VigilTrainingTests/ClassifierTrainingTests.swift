@@ -68,7 +68,9 @@ struct ClassifierTrainingTests {
         #expect(Self.decisions(rec, margined, in: 1.2...1.4).allSatisfy { $0 == (1, 1) })
     }
 
-    @Test("a partly labelled clip teaches only its events; a negative clip counts its weight; voices are left out")
+    @Test(
+        "a partly labelled clip teaches only its events; a negative clip and a development positive count their weights; voices are left out"
+    )
     func clipsAndVoices() {
         let clip = TrainingClip.namePrefix + "bark.flac"
         let region = [LabelEvent(file: clip, onset: 1.0, offset: 1.6, label: "dogBark")]
@@ -83,6 +85,16 @@ struct ClassifierTrainingTests {
         #expect(Self.decisions(negative, Self.training([], options: options), in: 0...4).allSatisfy { $0 == (0, 3) })
         // A development file's negatives keep weight 1 whatever the clips' weight.
         #expect(Self.decisions(Self.features("street.wav"), Self.training([], options: options), in: 0...4).allSatisfy { $0 == (0, 1) })
+
+        // The development files' positives count their weight; a clip's activity regions and every negative keep 1.
+        var strong = TrainingOptions()
+        strong.developmentPositiveWeight = 3
+        let bark = [LabelEvent(file: "scene.wav", onset: 1.0, offset: 1.6, label: "dogBark")]
+        let scene = Self.features("scene.wav")
+        #expect(Self.decisions(scene, Self.training(bark, options: strong), in: 1.15...1.45).allSatisfy { $0 == (1, 3) })
+        #expect(Self.decisions(scene, Self.training(bark, options: strong), in: 2.0...3.5).allSatisfy { $0 == (0, 1) })
+        let clipRegion = Self.training(region, options: strong, partlyLabelled: [clip])
+        #expect(Self.decisions(rec, clipRegion, in: 1.15...1.45).allSatisfy { $0 == (1, 1) })
 
         let voices = VoiceBackground(regions: ["street.wav": [2.0...3.0]])
         let street = Self.features("street.wav")

@@ -341,6 +341,22 @@ struct ModelTests {
         for e in expected { #expect(e.detectedAt >= e.onset + Double(network.lookaheadFrames) * hop * 0.9) }
     }
 
+    /// A dogBark model of 30 small trees on `recordings` (``tinyTrainingSet()``'s validation part "tiny1"), with
+    /// `configure` applied to its options.
+    static func smallTrees(
+        _ recordings: [RecordingFeatures], _ annotations: [LabelEvent], configure: (inout TrainingOptions) -> Void
+    ) -> SoundModel {
+        var options = TrainingOptions()
+        options.trees.iterations = 30
+        options.trees.maxLeaves = 4
+        options.trees.minSamplesPerLeaf = 5
+        configure(&options)
+        return SoundModelTrainer.train(
+            label: "dogBark", recordings: recordings, annotations: annotations, validation: ["tiny1"], voiceBackground: .none,
+            seed: 1, options: options
+        ).model
+    }
+
     @Test("a negative clip's weight: 0 trains as if the clip were absent; a larger weight lowers the clip's probabilities")
     func negativeClipWeight() {
         let (recordings, annotations) = tinyTrainingSet()
@@ -354,15 +370,7 @@ struct ModelTests {
         let clip = SoundModelTrainer.extractFeatures(
             name: TrainingClip.namePrefix + "confuser.flac", samples: s.samples, sampleRate: 16_000)
         func train(_ recordings: [RecordingFeatures], weight: Float) -> SoundModel {
-            var options = TrainingOptions()
-            options.trees.iterations = 30
-            options.trees.maxLeaves = 4
-            options.trees.minSamplesPerLeaf = 5
-            options.negativeClipWeight = weight
-            return SoundModelTrainer.train(
-                label: "dogBark", recordings: recordings, annotations: annotations, validation: ["tiny1"], voiceBackground: .none,
-                seed: 1, options: options
-            ).model
+            Self.smallTrees(recordings, annotations) { $0.negativeClipWeight = weight }
         }
         #expect(train(recordings + [clip], weight: 0).classifier == train(recordings, weight: 1).classifier)
         func meanProbability(_ model: SoundModel) -> Float {
@@ -374,6 +382,18 @@ struct ModelTests {
         #expect(heavy < once, "mean probability on the clip: weight 1 \(once), weight 20 \(heavy)")
         #expect(train(recordings + [clip], weight: 20).fileText.contains("\"negativeClipWeight\": 20"))
         #expect(!train(recordings + [clip], weight: 1).fileText.contains("negativeClipWeight"))
+    }
+
+    @Test("the development positives' weight changes the trees, is recorded in the model file, and is dogBark's recipe")
+    func developmentPositiveWeight() {
+        let (recordings, annotations) = tinyTrainingSet()
+        func train(weight: Float) -> SoundModel { Self.smallTrees(recordings, annotations) { $0.developmentPositiveWeight = weight } }
+        let weighted = train(weight: 3)
+        #expect(weighted.classifier != train(weight: 1).classifier)
+        #expect(weighted.fileText.contains("\"developmentPositiveWeight\": 3"))
+        #expect(!train(weight: 1).fileText.contains("developmentPositiveWeight"))
+        #expect(TrainingOptions(label: "dogBark").developmentPositiveWeight == 3)
+        #expect(TrainingOptions(label: "glassBreak").developmentPositiveWeight == 1)
     }
 
     @Test("the data hash covers the network's per-frame inputs only when a network is trained")
