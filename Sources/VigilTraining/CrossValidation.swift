@@ -108,6 +108,8 @@ package struct CrossValidationFold: Sendable {
     package var clipNegativeHours: Double
     /// The fold's model (trained, and its decision chosen, inside the fold's training part).
     package var model: SoundModel
+    /// The seed that fixed the fold's plan (``CrossValidationPlan/seed``; each repeat of a cross-validation has its own).
+    package var foldSeed: UInt64 = 0
     /// The decision chosen inside the fold's training part.
     package var decision: DecisionParameters { model.decision }
 
@@ -119,14 +121,33 @@ package struct CrossValidationFold: Sendable {
     package var clipFalseAlarmsPerHour: Double { clipNegativeHours > 0 ? Double(clipNegativeFalseAlarms) / clipNegativeHours : 0 }
 }
 
-/// The figures of a cross-validation of one label: each fold, their mean and the worst fold.
+/// The figures of a cross-validation of one label: each fold, their mean and the worst fold. A repeated
+/// cross-validation holds the folds of every repeat (each with its own fold seed); the mean, the worst fold and
+/// the pooled false alarms are then over all of them.
 package struct CrossValidationReport: Sendable {
     /// The label.
     package var label: String
-    /// The seed that fixed the folds.
+    /// The seed that fixed the folds (of the first repeat).
     package var seed: UInt64
-    /// Each fold's figures.
+    /// Each fold's figures, repeat after repeat.
     package var folds: [CrossValidationFold]
+
+    /// The fold seeds of the repeats, in order (one seed without repeats).
+    package var seeds: [UInt64] {
+        var seen: [UInt64] = []
+        for f in folds where !seen.contains(f.foldSeed) { seen.append(f.foldSeed) }
+        return seen
+    }
+    /// Folds per repeat (K).
+    package var foldsPerRepeat: Int { folds.count / max(seeds.count, 1) }
+    /// Whether the folds come from more than one fold seed.
+    package var isRepeated: Bool { seeds.count > 1 }
+    /// The report of one repeat's folds.
+    package func repeatReport(seed foldSeed: UInt64) -> CrossValidationReport {
+        CrossValidationReport(label: label, seed: foldSeed, folds: folds.filter { $0.foldSeed == foldSeed })
+    }
+    /// A fold's name in tables: its number, and its fold seed when the cross-validation was repeated.
+    func name(_ f: CrossValidationFold) -> String { isRepeated ? "\(f.fold + 1), seed \(f.foldSeed)" : "\(f.fold + 1)" }
 
     /// Whether the headline figure is segment F1 (personTalking) rather than event F1.
     package var segmentHeadline: Bool { SoundModelTrainer.defaults(for: label).segmentObjective }
@@ -135,7 +156,7 @@ package struct CrossValidationReport: Sendable {
     /// The fold with the lowest headline F1.
     package var worst: CrossValidationFold { folds.min { headline($0) < headline($1) }! }
 
-    private func mean(_ value: (CrossValidationFold) -> Double) -> Double { folds.map(value).reduce(0, +) / Double(max(folds.count, 1)) }
+    func mean(_ value: (CrossValidationFold) -> Double) -> Double { folds.map(value).reduce(0, +) / Double(max(folds.count, 1)) }
     private func sum<T: Numeric>(_ value: (CrossValidationFold) -> T) -> T { folds.map(value).reduce(0, +) }
 
     /// False alarms per hour over all folds' development negatives together (the folds' hours differ).
@@ -155,22 +176,33 @@ package struct CrossValidationReport: Sendable {
         func fixed(_ x: Double, _ p: Int = 3) -> String { DecimalText.fixed(x, places: p) }
         func figures(_ f: LabelFigures) -> String { "\(fixed(f.f1)) (\(fixed(f.precision, 2)) / \(fixed(f.recall, 2)))" }
         for f in folds {
-            s += "| \(f.fold + 1) | \(f.devFiles) (\(f.devEvents)) | \(figures(segmentHeadline ? f.segment : f.event))"
+            s += "| \(name(f)) | \(f.devFiles) (\(f.devEvents)) | \(figures(segmentHeadline ? f.segment : f.event))"
             s += " | \(fixed(f.clipRecall)) (\(f.foundClips)/\(f.positiveClips))"
             s += " | \(fixed(f.devFalseAlarmsPerHour, 1)) (\(f.devNegativeFalseAlarms) in \(fixed(f.devNegativeHours, 2)) h)"
             s +=
                 " | \(fixed(f.clipFalseAlarmsPerHour, 1)) (\(f.clipNegativeFalseAlarms) in \(fixed(f.clipNegativeHours, 2)) h) | \(f.decision.threshold) |\n"
         }
+        if isRepeated {
+            for seed in seeds { s += repeatReport(seed: seed).meanRow("mean, seed \(seed)", bold: false) }
+        }
+        s += meanRow(isRepeated ? "**mean** (\(seeds.count) seeds)" : "**mean**", bold: true)
+        let w = worst
+        s += "| worst (fold \(name(w))) | | \(fixed(headline(w))) | \(fixed(w.clipRecall)) | \(fixed(w.devFalseAlarmsPerHour, 1))"
+        s += " | \(fixed(w.clipFalseAlarmsPerHour, 1)) | |\n"
+        return s
+    }
+
+    /// The table row of the mean over the folds (false alarms: pooled over the folds).
+    private func meanRow(_ name: String, bold: Bool) -> String {
+        func fixed(_ x: Double, _ p: Int = 3) -> String { DecimalText.fixed(x, places: p) }
         let p = mean { (segmentHeadline ? $0.segment : $0.event).precision }
         let r = mean { (segmentHeadline ? $0.segment : $0.event).recall }
-        s += "| **mean** | | **\(fixed(mean(headline)))** (\(fixed(p, 2)) / \(fixed(r, 2))) | \(fixed(mean(\.clipRecall)))"
+        let f1 = bold ? "**\(fixed(mean(headline)))**" : fixed(mean(headline))
+        var s = "| \(name) | | \(f1) (\(fixed(p, 2)) / \(fixed(r, 2))) | \(fixed(mean(\.clipRecall)))"
         s +=
             " | \(fixed(pooledDevFalseAlarmsPerHour, 1)) pooled (\(sum(\.devNegativeFalseAlarms)) in \(fixed(sum(\.devNegativeHours), 2)) h)"
         s +=
             " | \(fixed(pooledClipFalseAlarmsPerHour, 1)) pooled (\(sum(\.clipNegativeFalseAlarms)) in \(fixed(sum(\.clipNegativeHours), 2)) h) | |\n"
-        let w = worst
-        s += "| worst (fold \(w.fold + 1)) | | \(fixed(headline(w))) | \(fixed(w.clipRecall)) | \(fixed(w.devFalseAlarmsPerHour, 1))"
-        s += " | \(fixed(w.clipFalseAlarmsPerHour, 1)) | |\n"
         return s
     }
 
@@ -179,28 +211,42 @@ package struct CrossValidationReport: Sendable {
         func r4(_ x: Double) -> JSONValue { .number(SoundModelTrainer.round4(x)) }
         let rows: [JSONValue] = folds.map { f in
             .object(
-                JSONObject([
-                    ("fold", .number(Double(f.fold + 1))), ("devFiles", .number(Double(f.devFiles))),
-                    ("devEvents", .number(Double(f.devEvents))),
-                    ("eventF1Collar0.5s", r4(f.event.f1)), ("eventPrecision", r4(f.event.precision)), ("eventRecall", r4(f.event.recall)),
-                    ("segmentF1_1s", r4(f.segment.f1)), ("segmentPrecision", r4(f.segment.precision)),
-                    ("segmentRecall", r4(f.segment.recall)),
-                    ("devNegativeFalseAlarms", .number(Double(f.devNegativeFalseAlarms))), ("devNegativeHours", r4(f.devNegativeHours)),
-                    ("positiveClips", .number(Double(f.positiveClips))), ("foundClips", .number(Double(f.foundClips))),
-                    ("clipNegativeFalseAlarms", .number(Double(f.clipNegativeFalseAlarms))), ("clipNegativeHours", r4(f.clipNegativeHours)),
-                    ("threshold", .number(f.decision.threshold)),
-                ]))
+                JSONObject(
+                    (isRepeated ? [("foldSeed", .number(Double(f.foldSeed)))] : []) + [
+                        ("fold", .number(Double(f.fold + 1))), ("devFiles", .number(Double(f.devFiles))),
+                        ("devEvents", .number(Double(f.devEvents))),
+                        ("eventF1Collar0.5s", r4(f.event.f1)), ("eventPrecision", r4(f.event.precision)),
+                        ("eventRecall", r4(f.event.recall)),
+                        ("segmentF1_1s", r4(f.segment.f1)), ("segmentPrecision", r4(f.segment.precision)),
+                        ("segmentRecall", r4(f.segment.recall)),
+                        ("devNegativeFalseAlarms", .number(Double(f.devNegativeFalseAlarms))), ("devNegativeHours", r4(f.devNegativeHours)),
+                        ("positiveClips", .number(Double(f.positiveClips))), ("foundClips", .number(Double(f.foundClips))),
+                        ("clipNegativeFalseAlarms", .number(Double(f.clipNegativeFalseAlarms))),
+                        ("clipNegativeHours", r4(f.clipNegativeHours)),
+                        ("threshold", .number(f.decision.threshold)),
+                    ]))
         }
+        // Without repeats the object keeps the members (and bytes) of a single cross-validation.
+        let seedMembers: [(String, JSONValue)] =
+            isRepeated
+            ? [
+                ("foldSeeds", .array(seeds.map { .number(Double($0)) })),
+                ("repeatMeans", .array(seeds.map { r4(repeatReport(seed: $0).mean(headline)) })),
+            ]
+            : [("foldSeed", .number(Double(seed)))]
+        let worstMembers: [(String, JSONValue)] =
+            [("worst", r4(headline(worst))), ("worstFold", .number(Double(worst.fold + 1)))]
+            + (isRepeated ? [("worstFoldSeed", .number(Double(worst.foldSeed)))] : [])
         return .object(
-            JSONObject([
-                ("folds", .number(Double(folds.count))), ("foldSeed", .number(Double(seed))),
-                ("headline", .string(segmentHeadline ? "segmentF1_1s" : "eventF1Collar0.5s")), ("mean", r4(mean(headline))),
-                ("worst", r4(headline(worst))), ("worstFold", .number(Double(worst.fold + 1))),
-                ("meanClipRecall", r4(mean(\.clipRecall))), ("meanDevFalseAlarmsPerHour", r4(mean(\.devFalseAlarmsPerHour))),
-                ("meanClipFalseAlarmsPerHour", r4(mean(\.clipFalseAlarmsPerHour))),
-                ("pooledDevFalseAlarmsPerHour", r4(pooledDevFalseAlarmsPerHour)),
-                ("pooledClipFalseAlarmsPerHour", r4(pooledClipFalseAlarmsPerHour)), ("perFold", .array(rows)),
-            ]))
+            JSONObject(
+                [("folds", .number(Double(foldsPerRepeat)))] + seedMembers + [
+                    ("headline", .string(segmentHeadline ? "segmentF1_1s" : "eventF1Collar0.5s")), ("mean", r4(mean(headline))),
+                ] + worstMembers + [
+                    ("meanClipRecall", r4(mean(\.clipRecall))), ("meanDevFalseAlarmsPerHour", r4(mean(\.devFalseAlarmsPerHour))),
+                    ("meanClipFalseAlarmsPerHour", r4(mean(\.clipFalseAlarmsPerHour))),
+                    ("pooledDevFalseAlarmsPerHour", r4(pooledDevFalseAlarmsPerHour)),
+                    ("pooledClipFalseAlarmsPerHour", r4(pooledClipFalseAlarmsPerHour)), ("perFold", .array(rows)),
+                ]))
     }
 }
 
@@ -293,7 +339,7 @@ package enum CrossValidation {
             var fold = CrossValidationFold(
                 fold: k, devFiles: dev.count, event: figures.event, segment: figures.segment,
                 devNegativeFalseAlarms: figures.negativeFalseAlarms, devNegativeHours: figures.negativeHours, positiveClips: 0,
-                foundClips: 0, clipNegativeFalseAlarms: 0, clipNegativeHours: 0, model: model)
+                foundClips: 0, clipNegativeFalseAlarms: 0, clipNegativeHours: 0, model: model, foldSeed: plan.seed)
             for rec in data.scored {
                 guard let clip = clips[rec.name] else { continue }
                 let events = found[rec.name] ?? []

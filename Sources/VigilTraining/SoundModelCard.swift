@@ -198,12 +198,21 @@ package enum SoundModelCard {
                 "| false alarms on negative files | \(figures.negativeFalseAlarms) in \(p(figures.negativeHours)) h (\(p(figures.falseAlarmsPerHour))/h) |\n\n"
         }
         if let cv = crossValidation {
-            s += "## Cross-validated figures (grouped, nested, \(cv.folds.count) folds, fold seed \(cv.seed); sensitivity 5)\n\n"
+            let seeds = cv.seeds.map(String.init).joined(separator: ", ")
+            s +=
+                cv.isRepeated
+                ? "## Cross-validated figures (grouped, nested, \(cv.foldsPerRepeat) folds at each of the fold seeds \(seeds); sensitivity 5)\n\n"
+                : "## Cross-validated figures (grouped, nested, \(cv.folds.count) folds, fold seed \(cv.seed); sensitivity 5)\n\n"
             s += "Development files and training clips are grouped by source recording; each fold is scored by a model trained "
             s += "on the other folds, with the decision settings, threshold and sensitivity step chosen on an inner grouped "
             s += "validation part of those folds. \(cv.segmentHeadline ? "Segment" : "Event") F1 on the fold's development files; "
             s += "clip recall: the fold's \(model.label) clips that hold a detection; false alarms per hour on the fold's event-free "
-            s += "development files and negative clips (docs/sound-models.md, Cross-validation).\n\n"
+            s += "development files and negative clips (docs/sound-models.md, Cross-validation)."
+            if cv.isRepeated {
+                s += " The cross-validation ran once per fold seed, each time with other folds; the mean and the worst fold are "
+                s += "over all \(cv.folds.count) folds, since one set of folds flatters the choices made on it."
+            }
+            s += "\n\n"
             s += cv.markdownTable + "\n"
         }
         s += "## Known weaknesses\n\n"

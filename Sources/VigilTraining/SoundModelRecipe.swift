@@ -97,12 +97,12 @@ package struct SoundModelRecipe: Sendable {
         dogBark.usesBurstValues = true
         dogBark.trainsWithRenderedMusic = true
         // The development files' barks (hand-placed onsets, in scenes) count three times against the bark clips'
-        // activity regions: over three fold seeds event F1 0.484 against 0.453, false alarms on the negative clips
+        // activity regions: over three training seeds event F1 0.484 against 0.453, false alarms on the negative clips
         // 3 against 12 (docs/sound-models.md, "Decisions and their reasons").
         dogBark.developmentPositiveWeight = 3
         dogBark.knownWeaknesses = [
             "Below its targets: the cross-validated event F1 above is far under 0.85, and the negative clips (other animals above all) give false alarms above 1 per hour. The 25 minutes of bark clips of many dogs help (trained on the development set alone it finds far fewer barks of unseen dogs), but pooled statistics of hand-made features do not separate a bark from other animal calls well enough.",
-            "Its operating point favours few false alarms over recall: the threshold is chosen on the inner validation part by event F1 less 0.05 per false alarm per hour above 1, and lands at 0.93-0.98 in the folds. Users who want more barks raise the sensitivity (level 10 is a much lower threshold).",
+            "Its operating point favours few false alarms over recall: the threshold is chosen on the inner validation part by event F1 less 0.05 per false alarm per hour above 1, and lands at 0.93-0.99 in the folds. Users who want more barks raise the sensitivity (level 10 is a much lower threshold).",
             "Barks of dogs unlike those in the data are often missed (docs/sound-models.md, \"Unseen barks\": sound effects from Debian packages), and so are barks under a loud background.",
             "Barks less than the merge gap (0.5 s) apart are reported as one event, and reverberation or background can fill a longer pause.",
             "Features above 8 kHz are not used (their scale differs between the sources and at 16 kHz they do not exist), so the model behaves alike at 16 and 44.1 kHz (docs/sound-models.md, \"Cross-validation\").",
@@ -139,7 +139,7 @@ package struct SoundModelRecipe: Sendable {
         glassBreak.lowRateModel = 16_000
         glassBreak.lowRateKnownWeaknesses = [
             "Trained and scored with every recording at 16 kHz, for streams below 32 kHz: without the shatter band above 8 kHz it sees only the thud and the shatter's lower part, and its cross-validated event F1 above is well below the full-band model's (docs/sound-models.md, \"Cross-validation\"). Nearly half of the glass breaks are missed.",
-            "False alarms on the negative clips and the development negatives are several per hour, above the target of 1.",
+            "False alarms on the negative clips are several per hour, above the target of 1.",
             "At 8 kHz (telephone-band cameras) nothing is reported: there is no sound above 4 kHz, so the gate's shatter stage (energy above 4.5 kHz) never passes (cross-validated at 8 kHz, the folds found none of their glass breaks).",
             "The other weaknesses of the full-band model (Models/glassBreak.md) apply as well: few glass recordings, untested confusers such as keys and cutlery.",
         ]

@@ -102,7 +102,7 @@ package enum TrainingInputs {
     /// The first problem with `vigil train`'s label and numeric settings, naming the option, or nil.
     package static func settingsProblem(
         label: String, copies: Int?, folds: Int, augment: Int?, decisionChoice: String?, resample: Int?, rate: Int? = nil,
-        crossValidate: Bool, negativeClipWeight: Float? = nil
+        crossValidate: Bool, negativeClipWeight: Float? = nil, repeats: Int = 1
     ) -> String? {
         guard let trigger = EventTriggerType(rawValue: label), SoundModelRecipe.trainable.contains(trigger) else {
             let names = SoundModelRecipe.trainable.map(\.rawValue)
@@ -113,6 +113,8 @@ package enum TrainingInputs {
         if folds < 2 || folds > 20 { return "--folds must be 2...20" }
         if let augment, augment < 0 || augment > 8 { return "--augment must be 0...8" }
         if let w = negativeClipWeight, !(0...100).contains(w) { return "--negative-clip-weight \(w): must be 0...100" }
+        if !(1...10).contains(repeats) { return "--repeats \(repeats): must be 1...10" }
+        if repeats > 1 && !crossValidate { return "--repeats needs --cross-validate (it repeats the cross-validation at other fold seeds)" }
         if let decisionChoice, TrainingOptions.DecisionChoice(rawValue: decisionChoice) == nil {
             return "--decision-choice \(decisionChoice): expected 'part' or 'out-of-fold'"
         }

@@ -87,6 +87,9 @@ package struct TrainingRun {
     package var clips: (list: [TrainingClip], audioPath: (TrainingClip) -> String, source: String)?
     /// Folds of the grouped, nested cross-validation; nil: none.
     package var crossValidationFolds: Int?
+    /// Repeats of the cross-validation, at fold seeds `seed`, `seed + 1`, ...: its figures are the mean and worst fold
+    /// over all of them (one set of folds flatters the choices made on it). The training material is the same in each.
+    package var crossValidationRepeats = 1
     /// Paths written into the model card: the model file, the embedded source, the recordings and labels.
     package var modelPath: String
     /// The embedded-models source the card names, if any.
@@ -343,11 +346,15 @@ package struct TrainingRun {
         var crossValidation: CrossValidationReport?
         if let folds = crossValidationFolds {
             // The folds make their own augmented copies, each from its own fold's recordings.
-            crossValidation = Self.crossValidate(
-                label: label, recordings: Array(m.features.dropLast(m.augmentedCount)), audio: m.audio, devFiles: m.files,
-                provenance: provenance, annotations: m.annotations, durations: m.durations, clips: m.listedClips,
-                voiceBackground: m.voiceBackground, copies: m.augmentCopies, folds: folds, seed: seed, options: m.options,
-                roomCopies: m.roomCopies, scoredFeatures: m.resampledFeatures, progress: progress)
+            for r in 0..<max(crossValidationRepeats, 1) {
+                let report = Self.crossValidate(
+                    label: label, recordings: Array(m.features.dropLast(m.augmentedCount)), audio: m.audio, devFiles: m.files,
+                    provenance: provenance, annotations: m.annotations, durations: m.durations, clips: m.listedClips,
+                    voiceBackground: m.voiceBackground, copies: m.augmentCopies, folds: folds, seed: seed &+ UInt64(r), options: m.options,
+                    roomCopies: m.roomCopies, scoredFeatures: m.resampledFeatures, seedInProgress: crossValidationRepeats > 1,
+                    progress: progress)
+                if crossValidation == nil { crossValidation = report } else { crossValidation!.folds += report.folds }
+            }
         }
         // The data are identified by their hash, not by a date: a file's modification time changes
         // when the same data are copied, and the model file would then differ.
@@ -449,12 +456,12 @@ package struct TrainingRun {
     /// `recordings` (synthetic and extra recordings are training material of every fold). `clips` lists every
     /// clip of the folder, also those left out for this label, so that every label gets the same folds. Augmented copies
     /// (`copies` per development file) mix in an event-free development file of the same fold, so that no
-    /// fold's audio reaches another fold's training part. Each fold's figures are reported as it ends.
+    /// fold's audio reaches another fold's training part. Each fold's figures are reported as it ends (with the fold seed when `seedInProgress`).
     static func crossValidate(
         label: String, recordings: [RecordingFeatures], audio: [String: (samples: [Float], rate: Double)], devFiles: [String],
         provenance: [DevelopmentSet.SourceRow], annotations: [LabelEvent], durations: [String: Double], clips: [String: TrainingClip],
         voiceBackground: VoiceBackground, copies: Int, folds: Int, seed: UInt64, options: TrainingOptions, roomCopies: Int = 0,
-        scoredFeatures: [String: RecordingFeatures] = [:], progress: (TrainingProgress) -> Void
+        scoredFeatures: [String: RecordingFeatures] = [:], seedInProgress: Bool = false, progress: (TrainingProgress) -> Void
     ) -> CrossValidationReport {
         let items = CrossValidationPlan.items(
             devFiles: devFiles, provenance: provenance, annotations: annotations, durations: durations, clips: clips)
@@ -487,7 +494,7 @@ package struct TrainingRun {
             let f1 = segmentObjective ? fold.segment.f1 : fold.event.f1
             progress(
                 .fold(
-                    "\(label) fold \(fold.fold + 1)/\(folds): F1 \(DecimalText.fixed(f1, places: 3)), clip recall "
+                    "\(label) fold \(fold.fold + 1)/\(folds)\(seedInProgress ? " (seed \(seed))" : ""): F1 \(DecimalText.fixed(f1, places: 3)), clip recall "
                         + "\(DecimalText.fixed(fold.clipRecall, places: 3)), false alarms \(fold.devNegativeFalseAlarms) on dev negatives, "
                         + "\(fold.clipNegativeFalseAlarms) on negative clips (\(Int(Date().timeIntervalSince(started))) s)"))
         }

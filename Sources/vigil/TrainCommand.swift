@@ -22,14 +22,11 @@ struct TrainCommand: ParsableCommand {
             The commands that train the shipped models are in docs/sound-models.md.
             """)
 
-    @Option(help: "Event annotations (TSV).")
-    var labels: String
+    @Option(help: "Event annotations (TSV).") var labels: String
 
-    @Argument(help: "Directory with the recordings.")
-    var audioDir: String
+    @Argument(help: "Directory with the recordings.") var audioDir: String
 
-    @Option(help: "Where to write the model (NAME.json); NAME is the label unless --label is given.")
-    var out: String
+    @Option(help: "Where to write the model (NAME.json); NAME is the label unless --label is given.") var out: String
 
     @Option(help: "The label to train (dogBark, glassBreak or personTalking); default: the --out file name.")
     var label: String?
@@ -37,8 +34,7 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "PROVENANCE.tsv for the source-aware validation split (default: beside LABELS.tsv if present).")
     var provenance: String?
 
-    @Option(help: "Training seed.")
-    var seed: UInt64 = 20_251_122
+    @Option(help: "Training seed (and the first fold seed of --cross-validate).") var seed: UInt64 = 20_251_122
 
     @Option(help: "Augmented copies per training file (gain, mixed negatives); default 2 for glassBreak, 0 otherwise.")
     var copies: Int?
@@ -64,8 +60,10 @@ struct TrainCommand: ParsableCommand {
                 + "each fold's figures, their mean and the worst fold, and write them into the model card."))
     var crossValidate = false
 
-    @Option(help: "Folds of --cross-validate (K) and of --decision-choice out-of-fold.")
-    var folds: Int = 5
+    @Option(help: "Folds of --cross-validate (K) and of --decision-choice out-of-fold.") var folds: Int = 5
+
+    @Option(help: .init("Run --cross-validate N times, at fold seeds --seed, --seed + 1, ...; figures over all folds.", valueName: "N"))
+    var repeats = 1
 
     @Option(help: ArgumentHelp("Augmented copies (room, background, camera rate, gain) per recording of the label.", valueName: "N"))
     var augment: Int?
@@ -99,7 +97,7 @@ struct TrainCommand: ParsableCommand {
     func validate() throws {
         if let problem = TrainingInputs.settingsProblem(
             label: resolvedLabel, copies: copies, folds: folds, augment: augment, decisionChoice: decisionChoice, resample: resample,
-            rate: rate, crossValidate: crossValidate, negativeClipWeight: negativeClipWeight)
+            rate: rate, crossValidate: crossValidate, negativeClipWeight: negativeClipWeight, repeats: repeats)
         {
             throw ValidationError(problem)
         }
@@ -123,6 +121,7 @@ struct TrainCommand: ParsableCommand {
         }
         training.copies = copies
         training.crossValidationFolds = crossValidate ? folds : nil
+        training.crossValidationRepeats = repeats
         training.choiceFolds = folds
         training.roomCopies = augment
         training.scoringRate = resample

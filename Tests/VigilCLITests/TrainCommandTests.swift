@@ -378,6 +378,48 @@ struct TrainCommandTests {
     }
 
     @Test(
+        "--repeats runs the cross-validation at fold seeds --seed, --seed + 1, ...: the mean and the worst fold are over every fold of every seed, each seed's mean is reported, and the card names the seeds; bad values are usage errors"
+    )
+    func repeatedCrossValidation() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let clips = try Self.makeClips(in: dir)
+        let audio = dir.appendingPathComponent("audio").path
+        for (extra, message) in [
+            (["--cross-validate", "--repeats", "0"], "--repeats 0: must be 1...10"),
+            (["--repeats", "2"], "--repeats needs --cross-validate"),
+        ] {
+            let result = try CommandRunner.run(
+                ["train", "--labels", labels, audio, "--out", dir.appendingPathComponent("x/dogBark.json").path] + extra)
+            #expect(result.status == 2 && result.stderr.contains(message), "\(result.stderr)")
+        }
+        let (result, model, card) = try Self.trainWithExtra(
+            ["--clips", clips.path, "--cross-validate", "--folds", "2", "--repeats", "2", "--seed", "7"], labels: labels, in: dir)
+        let cv = try #require(model["training"]?["crossValidation"])
+        #expect(cv["folds"]?.intValue == 2)
+        #expect(cv["foldSeeds"]?.arrayValue?.compactMap(\.intValue) == [7, 8])
+        let rows = cv["perFold"]?.arrayValue ?? []
+        #expect(rows.compactMap { $0["foldSeed"]?.intValue } == [7, 7, 8, 8])
+        // The headline is the mean and the minimum over all four folds; each seed's mean is that of its two folds.
+        let f1 = rows.compactMap { $0["eventF1Collar0.5s"]?.doubleValue }
+        #expect(f1.count == 4)
+        #expect(abs((cv["mean"]?.doubleValue ?? -1) - f1.reduce(0, +) / 4) < 1e-3)
+        #expect(cv["worst"]?.doubleValue == f1.min())
+        let repeatMeans = cv["repeatMeans"]?.arrayValue?.compactMap(\.doubleValue) ?? []
+        #expect(
+            repeatMeans.count == 2 && abs(repeatMeans[0] - (f1[0] + f1[1]) / 2) < 1e-3 && abs(repeatMeans[1] - (f1[2] + f1[3]) / 2) < 1e-3)
+        // Every clip of the label is scored once per seed.
+        #expect(rows.compactMap { $0["positiveClips"]?.intValue }.reduce(0, +) == 6)
+        #expect(result.stderr.contains("dogBark fold 1/2 (seed 8)"), "\(result.stderr)")
+        for text in ["| 2, seed 8 |", "| mean, seed 7 |", "| mean, seed 8 |", "| **mean** (2 seeds) |"] {
+            #expect(result.stdout.contains(text) && card.contains(text), "\(text): \(result.stdout)")
+        }
+        #expect(
+            card.contains("## Cross-validated figures (grouped, nested, 2 folds at each of the fold seeds 7, 8; sensitivity 5)"), "\(card)")
+    }
+
+    @Test(
         "personTalking also trains on 16 kHz copies of every recording without speech (copies of its speech and other labels' copies are not made), all on frames of one duration at every rate; dogBark and low-rate models use the shared STFT's frames"
     )
     func negativeRateCopies() throws {
