@@ -109,7 +109,7 @@ package struct CrossValidationFold: Sendable {
     /// The fold's model (trained, and its decision chosen, inside the fold's training part).
     package var model: SoundModel
     /// The seed that fixed the fold's plan (``CrossValidationPlan/seed``; each repeat of a cross-validation has its own).
-    package var foldSeed: UInt64 = 0
+    package var foldSeed: UInt64
     /// The decision chosen inside the fold's training part.
     package var decision: DecisionParameters { model.decision }
 
@@ -168,12 +168,14 @@ package struct CrossValidationReport: Sendable {
         sum(\.clipNegativeHours) > 0 ? Double(sum(\.clipNegativeFalseAlarms)) / sum(\.clipNegativeHours) : 0
     }
 
+    /// `x` with `p` decimals, as the tables print figures.
+    private func fixed(_ x: Double, _ p: Int = 3) -> String { DecimalText.fixed(x, places: p) }
+
     /// One table row per fold, then the mean (false alarms: pooled over the folds) and the worst fold (Markdown).
     package var markdownTable: String {
         let metric = segmentHeadline ? "segment F1" : "event F1"
         var s = "| fold | dev files (events) | \(metric) (P / R) | clip recall | FA/h dev negatives | FA/h negative clips | threshold |\n"
         s += "|---|---|---|---|---|---|---|\n"
-        func fixed(_ x: Double, _ p: Int = 3) -> String { DecimalText.fixed(x, places: p) }
         func figures(_ f: LabelFigures) -> String { "\(fixed(f.f1)) (\(fixed(f.precision, 2)) / \(fixed(f.recall, 2)))" }
         for f in folds {
             s += "| \(name(f)) | \(f.devFiles) (\(f.devEvents)) | \(figures(segmentHeadline ? f.segment : f.event))"
@@ -194,7 +196,6 @@ package struct CrossValidationReport: Sendable {
 
     /// The table row of the mean over the folds (false alarms: pooled over the folds).
     private func meanRow(_ name: String, bold: Bool) -> String {
-        func fixed(_ x: Double, _ p: Int = 3) -> String { DecimalText.fixed(x, places: p) }
         let p = mean { (segmentHeadline ? $0.segment : $0.event).precision }
         let r = mean { (segmentHeadline ? $0.segment : $0.event).recall }
         let f1 = bold ? "**\(fixed(mean(headline)))**" : fixed(mean(headline))
