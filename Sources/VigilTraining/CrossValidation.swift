@@ -264,6 +264,10 @@ package enum CrossValidation {
         package var validation: Set<String>
         /// Positive clips of the label in `training`: only their activity regions are taught.
         package var partlyLabelled: Set<String>
+        /// The inner validation part's positive clips of the label, in `training` only when the model's trees train on
+        /// everything (``TrainingOptions/DecisionChoice/validationPartThenAll``): held out of the fit that chooses the
+        /// decision, and never scored in the choice (they have no onsets).
+        package var validationClips: Set<String> = []
         /// Recordings scored: the fold's development files and clips (no augmented copies).
         package var scored: [RecordingFeatures]
     }
@@ -274,10 +278,12 @@ package enum CrossValidation {
     /// Splits `recordings` for `fold`. `clips` maps clip recording names to their clips; for personTalking the
     /// clips with voices are left out altogether (neither taught nor scored as negatives). `backgroundOf` maps an
     /// augmented copy to the item whose audio was mixed into it: a copy is trained on only when that item is
-    /// neither scored nor in the inner validation part either.
+    /// neither scored nor in the inner validation part either. With `refit` (the model's trees train on the whole
+    /// training part after the choice) the inner part's positive clips and the copies mixed with its items stay in
+    /// `training`; the choosing fit leaves them out (`validationClips`, and ``ClassifierTraining`` by `backgroundOf`).
     package static func foldData(
         plan: CrossValidationPlan, fold: Int, label: String, recordings: [RecordingFeatures], clips: [String: TrainingClip],
-        backgroundOf: [String: String] = [:], crossFitted: Bool = false
+        backgroundOf: [String: String] = [:], crossFitted: Bool = false, refit: Bool = false
     ) -> FoldData {
         // Cross-fitted choice: no inner part is held out; the trainer gets the inner folds instead.
         let inner = crossFitted ? [] : plan.innerValidation(outerFold: fold)
@@ -291,10 +297,19 @@ package enum CrossValidation {
                 if base == rec.name { data.scored.append(rec) }
                 continue
             }
-            if let background = backgroundOf[rec.name], plan.foldOf[background] == fold || inner.contains(background) { continue }
+            if let background = backgroundOf[rec.name], plan.foldOf[background] == fold || (!refit && inner.contains(background)) {
+                continue
+            }
             if inner.contains(base) {
-                // Inner validation: never trained on; a positive clip (no onsets to score) is left out.
-                if positiveClip { continue }
+                // Inner validation: not trained on before the choice; a positive clip (no onsets to score) is not
+                // scored in it, and is left out unless the trees are trained again on everything.
+                if positiveClip {
+                    guard refit else { continue }
+                    data.training.append(rec)
+                    data.partlyLabelled.insert(base)
+                    data.validationClips.insert(base)
+                    continue
+                }
                 if base == rec.name { data.validation.insert(base) }
                 data.training.append(rec)
                 continue
@@ -324,13 +339,14 @@ package enum CrossValidation {
         for k in 0..<plan.folds {
             var data = foldData(
                 plan: plan, fold: k, label: label, recordings: recordings, clips: clips, backgroundOf: backgroundOf,
-                crossFitted: crossFitted)
+                crossFitted: crossFitted, refit: options.decisionChoice == .validationPartThenAll)
             // Scored on other features of the same recordings where given (e.g. the recordings resampled to 16 kHz).
             data.scored = data.scored.map { scoredFeatures[$0.name] ?? $0 }
             let (model, _) = SoundModelTrainer.train(
                 label: label, recordings: data.training, annotations: annotations, validation: data.validation,
                 voiceBackground: voiceBackground, seed: seed, options: options, partlyLabelled: data.partlyLabelled,
-                choiceFolds: crossFitted ? plan.innerFolds(outerFold: k) : [], backgroundOf: backgroundOf)
+                choiceFolds: crossFitted ? plan.innerFolds(outerFold: k) : [], backgroundOf: backgroundOf,
+                heldOutOfChoice: data.validationClips)
             var found: [String: [TrackedEvent]] = [:]
             for rec in data.scored { found[rec.name] = SoundModelTrainer.simulate(rec, model: model) }
             let dev = data.scored.filter { devFiles.contains($0.name) }

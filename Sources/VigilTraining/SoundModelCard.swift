@@ -63,8 +63,14 @@ package enum SoundModelCard {
         s += "\n"
         s += "## Training data\n\n"
         s += "Recordings `\(data.recordings)` (\(data.fileCount) files, \(DecimalText.fixed(data.seconds / 60, places: 1)) min), "
-        s += "labels `\(data.labels)` (\(data.eventCount) \(model.label) events on these files). Trained on the training part "
-        s += "(\(trainingFileCount) files), thresholds chosen on the validation part (\(validation.count) files). "
+        s += "labels `\(data.labels)` (\(data.eventCount) \(model.label) events on these files). "
+        if model.training["decisionChosenOn"]?.stringValue == SoundModelTrainer.chosenBeforeRetraining {
+            s += "Thresholds chosen on the validation part (\(validation.count) files) with trees trained on the other "
+            s += "\(trainingFileCount - validation.count) files; the model's trees were then trained on all \(trainingFileCount). "
+        } else {
+            s += "Trained on the training part (\(trainingFileCount) files), thresholds chosen on the validation part "
+            s += "(\(validation.count) files). "
+        }
         s += "Nothing from the data set is stored in the project.\n\n"
         if provenance.isEmpty {
             s += "No PROVENANCE.tsv: each file is its own source group.\n\n"
@@ -164,8 +170,11 @@ package enum SoundModelCard {
         }
         s += "Classifier: " + (parts.count > 1 ? "the mean of the logits of " : "") + parts.joined(separator: ", and ") + ". "
         if let copies = model.training["augmentedCopies"]?.intValue, copies > 0 {
+            let background =
+                model.training["augmentedCopiesOverOtherLabels"]?.boolValue == true
+                ? "a training file without this label's events" : "a training negative"
             s +=
-                "Training also used \(copies) augmented copies of the training files (gain -15..+5 dB, a training negative mixed in 0-20 dB below). "
+                "Training also used \(copies) augmented copies of the training files (gain -15..+5 dB, \(background) mixed in 0-20 dB below). "
         }
         s += "Smoothing: 3-decision median, start threshold \(model.decision.threshold), release at "
         s += "\(model.decision.releaseRatio) x threshold, pauses under \(model.decision.mergeGapSeconds) s bridged, "

@@ -145,11 +145,16 @@ extension SoundModelTrainer {
     ///     recordings left out: they have no onsets to score), and the model's trees are trained on every recording
     ///     (`validation` is then ignored). An augmented copy whose `backgroundOf` item is in a set is not trained on for
     ///     that set.
+    ///   - heldOutOfChoice: recordings (base names) that the fit choosing the decision leaves out as it leaves out
+    ///     `validation`, without scoring them there (the inner validation part's clips of the label).
+    ///
+    /// With ``TrainingOptions/DecisionChoice/validationPartThenAll`` the model's trees are trained again on every
+    /// recording after the choice, and keep the decision chosen.
     package static func train(
         label: String, recordings: [RecordingFeatures], annotations: [LabelEvent], validation: Set<String>,
         voiceBackground: VoiceBackground, seed: UInt64, options: TrainingOptions = TrainingOptions(),
         metadata: [(String, JSONValue)] = [], verbose: Bool = false, partlyLabelled: Set<String> = [],
-        choiceFolds: [Set<String>] = [], backgroundOf: [String: String] = [:]
+        choiceFolds: [Set<String>] = [], backgroundOf: [String: String] = [:], heldOutOfChoice: Set<String> = []
     ) -> (model: SoundModel, figures: ValidationFigures) {
         let recipe = SoundModelRecipe.of(label: label)
         // Voices in the background are neither taught nor scored as "not personTalking".
@@ -162,7 +167,8 @@ extension SoundModelTrainer {
         let crossFitted = !choiceFolds.isEmpty
         let validation = crossFitted ? Set(choiceFolds.joined()).subtracting(partlyLabelled) : validation
         let valRecs = recordings.filter { validation.contains($0.name) }
-        let fit: ClassifierTraining.Fit
+        let refit = !crossFitted && options.decisionChoice.trainsOnEverything
+        var fit: ClassifierTraining.Fit
         let cached: [[Float]]
         if crossFitted {
             // Out-of-fold probabilities of every choice set, then the classifier on everything.
@@ -174,7 +180,7 @@ extension SoundModelTrainer {
             cached = valRecs.map { probabilityOf[$0.name]! }
             fit = training.fit(excluding: [])
         } else {
-            fit = training.fit(excluding: validation)
+            fit = training.fit(excluding: validation.union(heldOutOfChoice))
             cached = valRecs.map { probabilities($0, classifier: fit.classifier) }
         }
         let results = decisionGrid(
@@ -182,9 +188,10 @@ extension SoundModelTrainer {
             ignoring: ignored)
         if verbose { printBest(results) }
         let chosen = chooseDecision(results, segmentObjective: recipe.segmentObjective)
+        if refit { fit = training.fit(excluding: []) }
         let trainingFileCount =
             recordings.filter {
-                (crossFitted || !validation.contains(CrossValidation.item($0.name))) && !$0.name.contains("#")
+                (crossFitted || refit || !validation.contains(CrossValidation.item($0.name))) && !$0.name.contains("#")
             }.count
         let record: JSONValue = .object(
             JSONObject(
@@ -195,10 +202,15 @@ extension SoundModelTrainer {
                     ("augmentedCopies", .number(Double(recordings.filter { $0.name.contains("#") }.count))),
                     ("validationFiles", .number(Double(valRecs.count))),
                 ] + (crossFitted ? [("decisionChosenOn", .string("out-of-fold probabilities of \(choiceFolds.count) sets"))] : [])
+                    + (refit ? [("decisionChosenOn", .string(chosenBeforeRetraining))] : [])
                     + classifierSettings(options) + [("validation", validationRecord(chosen.figures))] + metadata))
         let model = SoundModel(label: label, modelVersion: 2, classifier: fit.classifier, decision: chosen.decision, training: record)
         return (model, chosen.figures)
     }
+
+    /// The model file's `decisionChosenOn` when the decision was chosen on the validation part and the trees were then
+    /// trained on every recording (``TrainingOptions/DecisionChoice/validationPartThenAll``).
+    package static let chosenBeforeRetraining = "the validation part, with the trees then trained on every recording"
 
     /// One setting of the decision grid and how it scored on the held-out recordings.
     struct DecisionCandidate {

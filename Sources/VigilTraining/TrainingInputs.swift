@@ -116,7 +116,8 @@ package enum TrainingInputs {
         if !(1...10).contains(repeats) { return "--repeats \(repeats): must be 1...10" }
         if repeats > 1 && !crossValidate { return "--repeats needs --cross-validate (it repeats the cross-validation at other fold seeds)" }
         if let decisionChoice, TrainingOptions.DecisionChoice(rawValue: decisionChoice) == nil {
-            return "--decision-choice \(decisionChoice): expected 'part' or 'out-of-fold'"
+            let names = TrainingOptions.DecisionChoice.allCases.map { "'\($0.rawValue)'" }
+            return "--decision-choice \(decisionChoice): expected \(names.dropLast().joined(separator: ", ")) or \(names.last!)"
         }
         if let resample {
             guard crossValidate else { return "--resample needs --cross-validate (it sets the rate the folds are scored at)" }

@@ -27,6 +27,9 @@ package struct TrainingOptions: Sendable, Hashable {
     /// Where the decision (threshold, smoothing, sensitivity step) is chosen when the recordings come in folds
     /// (cross-validation, and training with clip-labelled recordings).
     package var decisionChoice: DecisionChoice = .validationPart
+    /// Whether the gain and negative-mix copies may mix in development files with other labels' events
+    /// (``SoundModelRecipe/copiesOverOtherLabels``).
+    package var copiesOverOtherLabels = false
 
     /// The kinds of classifier a model can be trained with.
     package enum ClassifierChoice: String, Sendable, Hashable, CaseIterable {
@@ -57,19 +60,28 @@ package struct TrainingOptions: Sendable, Hashable {
         /// On one held-out part (the validation part; in cross-validation, the first inner fold), with trees
         /// trained on the rest.
         case validationPart = "part"
+        /// On one held-out part, as ``validationPart``; the model's trees are then trained again on everything, that
+        /// part included, and keep the decision chosen: a quarter more training material (in cross-validation the
+        /// inner part's sources, clips of the label among them) for one more fit.
+        case validationPartThenAll = "part-then-all"
         /// On the out-of-fold probabilities of every fold (trees trained on the other folds score each fold), with
         /// the model's trees trained on everything.
         case outOfFold = "out-of-fold"
+
+        /// Whether the model's trees train on every recording, the choice's held-out recordings included.
+        package var trainsOnEverything: Bool { self != .validationPart }
     }
     /// Creates default options.
     package init() {}
 
-    /// The options of the shipped model of `label` (what `vigil train` uses): its ``SoundModelRecipe``'s.
-    package init(label: String) {
+    /// The options of the shipped model of `label` (what `vigil train` uses): its ``SoundModelRecipe``'s, with its
+    /// low-rate settings for the label's low-rate model (`lowRate`).
+    package init(label: String, lowRate: Bool = false) {
         self.init()
         let recipe = SoundModelRecipe.of(label: label)
         positiveActivity = recipe.positiveActivity
-        decisionChoice = recipe.decisionChoice
+        decisionChoice = (lowRate ? recipe.lowRateDecisionChoice : nil) ?? recipe.decisionChoice
+        copiesOverOtherLabels = (lowRate ? recipe.lowRateCopiesOverOtherLabels : nil) ?? recipe.copiesOverOtherLabels
         classifier = recipe.classifier
         developmentPositiveWeight = recipe.developmentPositiveWeight
     }

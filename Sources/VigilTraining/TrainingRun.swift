@@ -263,7 +263,7 @@ package struct TrainingRun {
             annotations += SoundModelTrainer.extraPositiveEvents(positives.events)
         }
         // Clip-labelled recordings: training only; of the label's clips only the active parts are taught.
-        var options = TrainingOptions(label: label)
+        var options = TrainingOptions(label: label, lowRate: trainingRate != nil)
         if let decisionChoice { options.decisionChoice = decisionChoice }
         if let classifier { options.classifier = classifier }
         if let negativeClipWeight { options.negativeClipWeight = negativeClipWeight }
@@ -315,12 +315,14 @@ package struct TrainingRun {
                 devFiles: files, provenance: provenance, annotations: annotations, durations: durations, clips: listedClips)
             plan = CrossValidationPlan(keys: items.keys, amounts: items.amounts, folds: choiceFolds, seed: seed)
         }
-        let trainingFiles = plan == nil ? files.filter { !validation.contains($0) } : files
+        let trainingFiles = plan == nil && !options.decisionChoice.trainsOnEverything ? files.filter { !validation.contains($0) } : files
         let sameFold: (String, String) -> Bool = { a, b in plan.map { $0.foldOf[a] == $0.foldOf[b] } ?? true }
         var backgroundOf: [String: String] = [:]
         if augmentCopies > 0 {
             let copies = Self.augmentedCopies(
-                of: trainingFiles, pool: trainingFiles, annotations: annotations, voiceBackground: voiceBackground, audio: audio,
+                of: trainingFiles, pool: trainingFiles,
+                annotations: Self.copyBackgroundExclusions(annotations, label: label, options: options),
+                voiceBackground: voiceBackground, audio: audio,
                 copies: augmentCopies, seed: seed, frames: frames, sameFold: sameFold)
             features += copies.recordings
             backgroundOf = copies.backgroundOf
@@ -364,6 +366,9 @@ package struct TrainingRun {
             ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(m.augmentCopies))),
         ]
         if m.roomCopies > 0 { metadata.append(("roomAugmentedCopies", .number(Double(m.roomCopies)))) }
+        if m.augmentCopies > 0 && m.options.copiesOverOtherLabels {
+            metadata.append(("augmentedCopiesOverOtherLabels", .bool(true)))
+        }
         if m.extraNegativeCount > 0 {
             metadata += [
                 ("extraNegativeFiles", .number(Double(m.extraNegativeCount))),
@@ -392,7 +397,7 @@ package struct TrainingRun {
         let figures = trained.figures
         let card = SoundModelCard.markdown(
             model: model, figures: figures, provenance: provenance, validation: m.validation,
-            trainingFileCount: m.files.count - m.validation.count,
+            trainingFileCount: m.options.decisionChoice.trainsOnEverything ? m.files.count : m.files.count - m.validation.count,
             data: SoundModelCard.TrainingData(
                 modelPath: modelPath, embeddedIn: embeddedIn, recordings: audioDirectory, labels: labelsPath, fileCount: m.files.count,
                 seconds: m.files.reduce(0) { $0 + m.durations[$1]! },
@@ -419,9 +424,9 @@ package struct TrainingRun {
         }
     }
 
-    /// `copies` augmented copies of each file in `files`: the file at a random gain with an event-free file of `pool`
-    /// (outside the voice background, in the same fold by `sameFold`) mixed in at a random SNR. Returns the copies and,
-    /// for each copy, the file mixed into it: a copy is not trained on where that file is held out.
+    /// `copies` augmented copies of each file in `files`: the file at a random gain with a file of `pool` that holds none
+    /// of `annotations` (outside the voice background, in the same fold by `sameFold`) mixed in at a random SNR. Returns
+    /// the copies and, for each copy, the file mixed into it: a copy is not trained on where that file is held out.
     package static func augmentedCopies(
         of files: [String], pool candidates: [String], annotations: [LabelEvent], voiceBackground: VoiceBackground,
         audio: [String: (samples: [Float], rate: Double)], copies: Int, seed: UInt64, frames: FeatureFrames = .shared,
@@ -452,6 +457,12 @@ package struct TrainingRun {
         return (out, backgroundOf)
     }
 
+    /// The events whose files the gain and negative-mix copies of `label` never mix in: every label's, or with
+    /// ``TrainingOptions/copiesOverOtherLabels`` the label's own.
+    package static func copyBackgroundExclusions(_ annotations: [LabelEvent], label: String, options: TrainingOptions) -> [LabelEvent] {
+        options.copiesOverOtherLabels ? annotations.filter { $0.label == label } : annotations
+    }
+
     /// Runs the grouped, nested cross-validation of `label` over the development files and clips in
     /// `recordings` (synthetic and extra recordings are training material of every fold). `clips` lists every
     /// clip of the folder, also those left out for this label, so that every label gets the same folds. Augmented copies
@@ -480,7 +491,8 @@ package struct TrainingRun {
         }
         if copies > 0 {
             let augmented = augmentedCopies(
-                of: devFiles, pool: devFiles, annotations: annotations, voiceBackground: voiceBackground, audio: audio, copies: copies,
+                of: devFiles, pool: devFiles, annotations: copyBackgroundExclusions(annotations, label: label, options: options),
+                voiceBackground: voiceBackground, audio: audio, copies: copies,
                 seed: seed, frames: frames, sameFold: { plan.foldOf[$0] == plan.foldOf[$1] })
             all += augmented.recordings
             backgroundOf.merge(augmented.backgroundOf) { a, _ in a }

@@ -10,7 +10,7 @@ import VigilTraining
 /// ("Training") over the development set and the clip folder, with the label's extra material and
 /// the 5-fold cross-validation, plus its recipe's known weaknesses in the card. Writes Models/NAME.json,
 /// Models/NAME.md and Sources/VigilDetectors/EmbeddedModels.swift. Release build:
-///   swift build -c release --product vigil-dev && .build/release/vigil-dev train-models [--labels dogBark,...]
+///   swift build -c release --product vigil-dev && .build/release/vigil-dev train-models [--labels dogBark,glassBreak-16kHz,...]
 struct TrainSoundModels: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train-models",
@@ -18,20 +18,33 @@ struct TrainSoundModels: ParsableCommand {
             "Train the shipped models on the development set and the clip folder; write Models/NAME.json, NAME.md and EmbeddedModels.swift."
     )
 
-    @Option(help: "Comma-separated labels to train (default: every learned label).")
+    @Option(
+        help:
+            "Comma-separated labels (each trains all its models) or model names such as glassBreak-16kHz (that model alone); default: every learned label."
+    )
     var labels: String?
 
     func run() throws {
         try DevData.requireAvailable()
         let names = labels?.split(separator: ",").map(String.init) ?? SoundModelRecipe.trainable.map(\.rawValue)
-        var triggers: [EventTriggerType] = []
+        let modelName = { (path: String) in ((path as NSString).lastPathComponent as NSString).deletingPathExtension }
+        var runs: [TrainingRun] = []
         for name in names {
-            guard let trigger = EventTriggerType(rawValue: name), SoundModelRecipe.trainable.contains(trigger) else {
-                throw ValidationError("--labels: \(name) is not a learned label")
+            let trigger = SoundModelRecipe.trainable.first { name == $0.rawValue || name.hasPrefix($0.rawValue + "-") }
+            let matching = try trigger.map { trigger in
+                try ShippedModelTraining.runs(for: trigger).filter { name == trigger.rawValue || modelName($0.modelPath) == name }
             }
-            triggers.append(trigger)
+            guard let matching, !matching.isEmpty else {
+                let models = SoundModelRecipe.trainable.flatMap { t in
+                    [t.rawValue]
+                        + (SoundModelRecipe.of(t).lowRateModel.map { [modelName(ShippedModelTraining.lowRateModelPath(t, rate: $0))] } ?? [])
+                }
+                throw ValidationError(
+                    "--labels: \(name) is neither a learned label nor a shipped model (\(models.joined(separator: ", ")))")
+            }
+            runs += matching.filter { run in !runs.contains { $0.modelPath == run.modelPath } }
         }
-        for run in try triggers.flatMap(ShippedModelTraining.runs(for:)) {
+        for run in runs {
             var run = run
             run.crossValidationFolds = ShippedModelTraining.folds
             run.crossValidationRepeats = ShippedModelTraining.repeats

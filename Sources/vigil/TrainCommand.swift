@@ -75,7 +75,7 @@ struct TrainCommand: ParsableCommand {
     @Option(help: .init("Train a low-rate model (for streams below 32 kHz): all audio resampled to RATE Hz first.", valueName: "RATE"))
     var rate: Int?
 
-    @Option(help: .init("Choose the decision on one held-out part or out of fold (default: the recipe's).", valueName: "part|out-of-fold"))
+    @Option(help: .init("Where the decision is chosen (default: the recipe's).", valueName: "part|part-then-all|out-of-fold"))
     var decisionChoice: String?
 
     @Option(help: .init("The classifier to train (default: the label's recipe).", valueName: "trees|network|trees+network"))

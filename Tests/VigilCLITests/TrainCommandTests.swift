@@ -533,7 +533,7 @@ struct TrainCommandTests {
     }
 
     @Test(
-        "--augment, --resample, --decision-choice and --negative-clip-weight: bad values are usage errors; with them the cross-validation runs, its copies are counted, the decision is chosen out of fold, the clips' weight is recorded"
+        "--augment, --resample, --decision-choice and --negative-clip-weight: bad values are usage errors; with them the cross-validation runs, its copies are counted, the decision is chosen out of fold, the clips' weight is recorded; part-then-all trains on every file after the choice"
     )
     func augmentResampleAndChoice() throws {
         let dir = try temporaryDirectory()
@@ -550,7 +550,8 @@ struct TrainCommandTests {
         #expect(try usage(["--resample", "16000"]).contains("--resample needs --cross-validate"))
         #expect(try usage(["--cross-validate", "--resample", "100"]).contains("--resample 100: must be 4000...96000 Hz"))
         #expect(try usage(["--augment", "9"]).contains("--augment must be 0...8"))
-        #expect(try usage(["--decision-choice", "best"]).contains("--decision-choice best: expected 'part' or 'out-of-fold'"))
+        #expect(
+            try usage(["--decision-choice", "best"]).contains("--decision-choice best: expected 'part', 'part-then-all' or 'out-of-fold'"))
         #expect(try usage(["--negative-clip-weight=-1"]).contains("--negative-clip-weight -1.0: must be 0...100"))
         #expect(try usage(["--negative-clip-weight", "nan"]).contains("--negative-clip-weight nan: must be 0...100"))
         #expect(!FileManager.default.fileExists(atPath: out))
@@ -566,5 +567,10 @@ struct TrainCommandTests {
         #expect(model["training"]?["decisionChosenOn"]?.stringValue == "out-of-fold probabilities of 2 sets")
         #expect(model["training"]?["negativeClipWeight"]?.doubleValue == 2.5)
         #expect(card.contains("every decision of a negative clip counts 2.5 times"), "\(card)")
+        // The decision chosen on the validation part, then the trees trained on every file.
+        let (_, refit, refitCard) = try Self.trainWithExtra(["--decision-choice", "part-then-all"], labels: labels, in: dir)
+        #expect(
+            refit["training"]?["decisionChosenOn"]?.stringValue == "the validation part, with the trees then trained on every recording")
+        #expect(refitCard.contains("the model's trees were then trained on all"), "\(refitCard)")
     }
 }

@@ -105,13 +105,15 @@ struct CrossValidationTests {
         #expect(scored.sorted() == keys.keys.sorted())
     }
 
-    @Test("an augmented copy is trained on only when the item mixed into it is neither scored nor in the inner validation part")
-    func augmentedCopiesStayInTheirFold() {
-        let (keys, amounts, clips) = Self.items()
+    /// ``items()`` in 4 folds (seed 3) as recordings, each with two copies mixed with other items of any fold (the
+    /// item 1 and 7 places further on): a split must drop the copies that leak.
+    static func itemsWithCopies() -> (
+        plan: CrossValidationPlan, recordings: [RecordingFeatures], backgroundOf: [String: String], clips: [String: TrainingClip]
+    ) {
+        let (keys, amounts, clips) = items()
         let plan = CrossValidationPlan(keys: keys, amounts: amounts, folds: 4, seed: 3)
         let items = keys.keys.sorted()
         var recordings = items.map { RecordingFeatures(name: $0, duration: 1, sampleRate: 16_000) }
-        // Every item gets copies mixed with every other item (any fold): the split must drop the ones that leak.
         var backgroundOf: [String: String] = [:]
         for (i, item) in items.enumerated() {
             for (k, other) in [items[(i + 1) % items.count], items[(i + 7) % items.count]].enumerated() {
@@ -119,6 +121,12 @@ struct CrossValidationTests {
                 backgroundOf["\(item)#a\(k + 1)"] = other
             }
         }
+        return (plan, recordings, backgroundOf, clips)
+    }
+
+    @Test("an augmented copy is trained on only when the item mixed into it is neither scored nor in the inner validation part")
+    func augmentedCopiesStayInTheirFold() {
+        let (plan, recordings, backgroundOf, clips) = Self.itemsWithCopies()
         var kept = 0
         for fold in 0..<4 {
             let data = CrossValidation.foldData(
@@ -132,6 +140,42 @@ struct CrossValidationTests {
             #expect(data.scored.allSatisfy { !$0.name.contains("#") })
         }
         #expect(kept > 0)
+    }
+
+    @Test(
+        "with the trees trained again on everything, the inner part's clips of the label and the copies mixed with its items are training material held out of the choosing fit; the scored fold's never are"
+    )
+    func refitKeepsTheInnerPart() {
+        let (plan, recordings, backgroundOf, clips) = Self.itemsWithCopies()
+        var addedClips = 0
+        var addedCopies = 0
+        for fold in 0..<4 {
+            let plain = CrossValidation.foldData(
+                plan: plan, fold: fold, label: "dogBark", recordings: recordings, clips: clips, backgroundOf: backgroundOf)
+            let refit = CrossValidation.foldData(
+                plan: plan, fold: fold, label: "dogBark", recordings: recordings, clips: clips, backgroundOf: backgroundOf, refit: true)
+            let inner = plan.innerValidation(outerFold: fold)
+            #expect(plain.validationClips.isEmpty)
+            #expect(refit.validation == plain.validation)
+            #expect(refit.scored.map(\.name) == plain.scored.map(\.name))
+            #expect(refit.validationClips == Set(inner.filter { clips[$0]?.label == "dogBark" }))
+            #expect(refit.validationClips.isSubset(of: refit.partlyLabelled) && refit.validationClips.isDisjoint(with: refit.validation))
+            let plainNames = Set(plain.training.map(\.name))
+            let refitNames = Set(refit.training.map(\.name))
+            #expect(plainNames.isSubset(of: refitNames))
+            for name in refitNames.subtracting(plainNames) {
+                // Added: the inner part's clips of the label (and their copies), and copies mixed with an inner item.
+                let item = CrossValidation.item(name)
+                let innerBackground = backgroundOf[name].map { inner.contains($0) } ?? false
+                #expect(refit.validationClips.contains(item) || innerBackground, "fold \(fold) added \(name)")
+                if name == item { addedClips += 1 } else { addedCopies += 1 }
+            }
+            for rec in refit.training {
+                #expect(plan.foldOf[CrossValidation.item(rec.name)] != fold, "fold \(fold) trains on \(rec.name)")
+                if let background = backgroundOf[rec.name] { #expect(plan.foldOf[background] != fold) }
+            }
+        }
+        #expect(addedClips > 0 && addedCopies > 0)
     }
 
     @Test("gain and negative-mix copies name the event-free file of their fold mixed into each, so that a fold can leave them out")
@@ -161,6 +205,35 @@ struct CrossValidationTests {
         for rec in copies.recordings where copies.backgroundOf[rec.name] == nil {
             #expect(!["f0.flac", "f4.flac", "f8.flac"].contains(CrossValidation.item(rec.name)))
         }
+    }
+
+    @Test(
+        "copies over other labels (glassBreak's full-band model) mix in files with other labels' events but never one with its own; other models keep every annotated file out"
+    )
+    func copiesOverOtherLabels() {
+        var rng = SplitMix64(seed: 9)
+        let files = (0..<12).map { "f\($0).flac" }
+        var audio: [String: (samples: [Float], rate: Double)] = [:]
+        for file in files { audio[file] = ((0..<4_000).map { _ in Float(rng.nextGaussian() * 0.05) }, 16_000) }
+        // f0 and f1 hold a glass break, f2-f5 a bark or an alarm.
+        let annotations =
+            [0, 1].map { LabelEvent(file: "f\($0).flac", onset: 0.1, offset: 0.2, label: "glassBreak") }
+            + [2, 3].map { LabelEvent(file: "f\($0).flac", onset: 0.1, offset: 0.2, label: "dogBark") }
+            + [4, 5].map { LabelEvent(file: "f\($0).flac", onset: 0.1, offset: 0.2, label: "smokeAlarm") }
+        #expect(TrainingOptions(label: "glassBreak").copiesOverOtherLabels)
+        #expect(!TrainingOptions(label: "glassBreak", lowRate: true).copiesOverOtherLabels)
+        #expect(!TrainingOptions(label: "dogBark").copiesOverOtherLabels && !TrainingOptions(label: "personTalking").copiesOverOtherLabels)
+        func backgrounds(_ label: String) -> Set<String> {
+            let exclusions = TrainingRun.copyBackgroundExclusions(annotations, label: label, options: TrainingOptions(label: label))
+            let copies = TrainingRun.augmentedCopies(
+                of: files, pool: files, annotations: exclusions,
+                voiceBackground: .none, audio: audio, copies: 4, seed: 3, sameFold: { _, _ in true })
+            return Set(copies.backgroundOf.values)
+        }
+        let glass = backgrounds("glassBreak")
+        #expect(glass.isDisjoint(with: ["f0.flac", "f1.flac"]))
+        #expect(!glass.isDisjoint(with: ["f2.flac", "f3.flac", "f4.flac", "f5.flac"]), "\(glass.sorted())")
+        #expect(backgrounds("dogBark").isDisjoint(with: (0..<6).map { "f\($0).flac" }))
     }
 
     @Test("in the cross-validation, no fold trains on a gain copy whose negative it scores or chooses its decision on")

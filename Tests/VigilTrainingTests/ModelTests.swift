@@ -396,6 +396,33 @@ struct ModelTests {
         #expect(TrainingOptions(label: "glassBreak").developmentPositiveWeight == 1)
     }
 
+    @Test(
+        "part-then-all: the decision chosen on the validation part as with part, then the trees trained on every recording, that part's too; the model file says so, and it is the recipe of glassBreak's full-band model"
+    )
+    func decisionThenTrainedOnEverything() throws {
+        let (recordings, annotations) = tinyTrainingSet()
+        let part = Self.smallTrees(recordings, annotations) { $0.decisionChoice = .validationPart }
+        let thenAll = Self.smallTrees(recordings, annotations) { $0.decisionChoice = .validationPartThenAll }
+        #expect(thenAll.decision == part.decision)
+        #expect(thenAll.classifier != part.classifier)
+        // The trees of a run whose validation part holds no recording: trained on every recording.
+        var options = TrainingOptions()
+        options.trees.iterations = 30
+        options.trees.maxLeaves = 4
+        options.trees.minSamplesPerLeaf = 5
+        let everything = SoundModelTrainer.train(
+            label: "dogBark", recordings: recordings, annotations: annotations, validation: ["absent"], voiceBackground: .none, seed: 1,
+            options: options
+        ).model
+        #expect(thenAll.classifier == everything.classifier)
+        #expect(thenAll.training["decisionChosenOn"]?.stringValue == SoundModelTrainer.chosenBeforeRetraining)
+        #expect(thenAll.training["trainingFiles"]?.intValue == 2 && part.training["trainingFiles"]?.intValue == 1)
+        #expect(part.training["decisionChosenOn"] == nil)
+        #expect(TrainingOptions(label: "glassBreak").decisionChoice == .validationPartThenAll)
+        #expect(TrainingOptions(label: "glassBreak", lowRate: true).decisionChoice == .validationPart)
+        #expect(TrainingOptions(label: "dogBark").decisionChoice == .validationPart)
+    }
+
     @Test("the data hash covers the network's per-frame inputs only when a network is trained")
     func dataHashCoversNetworkInputs() {
         let (recordings, annotations) = tinyTrainingSet()
