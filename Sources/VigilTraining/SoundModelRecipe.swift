@@ -66,8 +66,10 @@ package struct SoundModelRecipe: Sendable {
     /// The rate (Hz) of the label's shipped low-rate model (``SoundModel/trainingRate``), used on streams below
     /// ``SoundModel/lowRateLimit``; nil: the label ships one model for every rate.
     package var lowRateModel: Int?
-    /// The low-rate model's decision choice and copies' backgrounds where they differ from the label's model's.
+    /// Where the low-rate model's decision is chosen, when not as the label's model's (``decisionChoice``).
     package var lowRateDecisionChoice: TrainingOptions.DecisionChoice?
+    /// Whether the low-rate model's copies mix in other labels' files, when not as the label's model's
+    /// (``copiesOverOtherLabels``).
     package var lowRateCopiesOverOtherLabels: Bool?
     /// The known weaknesses written into the low-rate model's card.
     package var lowRateKnownWeaknesses: [String] = []

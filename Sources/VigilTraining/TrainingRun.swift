@@ -172,9 +172,10 @@ package struct TrainingRun {
         /// Their durations (seconds).
         var durations: [String: Double]
         /// The development files of the validation part.
-        var validation: Set<String>
+        package var validation: Set<String>
         var voiceBackground: VoiceBackground
-        var options: TrainingOptions
+        /// The training options (the recipe's, for the label's model or its low-rate model, with the run's settings).
+        package var options: TrainingOptions
         var listedClips: [String: TrainingClip]
         var clipByName: [String: TrainingClip]
         var clipEvents: Int
@@ -184,7 +185,8 @@ package struct TrainingRun {
         var augmentCopies: Int
         var roomCopies: Int
         var plan: CrossValidationPlan?
-        var backgroundOf: [String: String]
+        /// The development file mixed into each augmented copy.
+        package var backgroundOf: [String: String]
         var resampledFeatures: [String: RecordingFeatures]
 
         /// The hash the model file records as `dataHash`: every feature value the classifier reads, name and event

@@ -462,6 +462,43 @@ struct TrainCommandTests {
     }
 
     @Test(
+        "glassBreak's shipped training: its full-band model copies every file, the validation part's too, over files with other labels' events but no glass; its low-rate model copies the training part's files only, over event-free files"
+    )
+    func glassBreakCopies() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The data set's event files 0 and 1 hold glass breaks, 2 and 3 barks.
+        let dogLabels = try Self.makeDataset(in: dir)
+        let labels = dir.appendingPathComponent("glass.tsv").path
+        let text = try String(contentsOfFile: dogLabels, encoding: .utf8).split(separator: "\n").map { line in
+            line.hasPrefix("clip0") || line.hasPrefix("clip1") ? line.replacingOccurrences(of: "dogBark", with: "glassBreak") : String(line)
+        }
+        try (text.joined(separator: "\n") + "\n").write(toFile: labels, atomically: true, encoding: .utf8)
+        let audio = dir.appendingPathComponent("audio").path
+        func material(rate: Int?) throws -> TrainingRun.Material {
+            var run = try TrainingInputs.run(
+                trigger: .glassBreak, labels: labels, audioDirectory: audio, out: dir.appendingPathComponent("m.json").path, seed: 1)
+            run.trainingRate = rate
+            return try run.material { _ in }
+        }
+        let glass = ["clip0.wav", "clip1.wav"]
+        let barks = ["clip2.wav", "clip3.wav"]
+        let full = try material(rate: nil)
+        #expect(full.options.decisionChoice == .validationPartThenAll && full.options.copiesOverOtherLabels)
+        #expect(!full.validation.isEmpty)
+        let fullCopied = Set(full.features.suffix(full.augmentedCount).map { CrossValidation.item($0.name) })
+        #expect(fullCopied == Set(full.files), "copied: \(fullCopied.sorted())")
+        #expect(Set(full.backgroundOf.values).isDisjoint(with: glass))
+        #expect(!Set(full.backgroundOf.values).isDisjoint(with: barks), "\(full.backgroundOf.values.sorted())")
+        let low = try material(rate: 16_000)
+        #expect(low.options.decisionChoice == .validationPart && !low.options.copiesOverOtherLabels)
+        let lowCopied = Set(low.features.suffix(low.augmentedCount).map { CrossValidation.item($0.name) })
+        #expect(lowCopied == Set(low.files).subtracting(low.validation), "copied: \(lowCopied.sorted())")
+        #expect(Set(low.backgroundOf.values).isDisjoint(with: glass + barks))
+        #expect(Set(low.backgroundOf.values).isDisjoint(with: low.validation))
+    }
+
+    @Test(
         "--rate trains a low-rate model: every recording above the rate, and the synthetic negatives, at that rate; the model and its card say so, and --embed embeds it beside the label's model"
     )
     func lowRateModel() throws {
