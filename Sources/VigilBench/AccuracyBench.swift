@@ -199,7 +199,7 @@ package struct AccuracyBench {
         package var label: String
         /// Scored files in its model's training part.
         package var files: Int
-        /// The model's event F1 on files held out from its training, from its card.
+        /// The model's event F1 on its validation part, from its model file.
         package var heldOutF1: Double?
 
         /// The note printed above the scores.
@@ -207,22 +207,21 @@ package struct AccuracyBench {
             "\(label): \(files) of the \(scoredFiles) scored files are training data of the shipped \(label) model, so its scores here "
                 + "are optimistic"
                 + (heldOutF1.map {
-                    "; on files held out from its training its event F1 is \(DecimalText.fixed($0, places: 3)) (Models/\(label).md)"
+                    "; on its validation part its event F1 is \(DecimalText.fixed($0, places: 3)) (its cross-validated figures: Models/\(label).md)"
                 } ?? "")
                 + ". For a fair figure score only the held-out files, or give --model \(label)=FILE trained without these files."
         }
     }
 
     /// For each learned label scored with its shipped model (`learned`): how many scored files are
-    /// in that model's training part. The part is known when the labels, their PROVENANCE.tsv and
-    /// files.tsv (beside LABELS.tsv; else the scored files) reproduce the model's recorded split
-    /// (``SoundModel/trainingPart(provenance:files:annotations:durations:)``).
+    /// in that model's training part. The part is known when the data set's files (PROVENANCE.tsv and
+    /// files.tsv beside LABELS.tsv, and the scored files) are the model's data set, whose validation part
+    /// the model file records (``SoundModel/trainingPart(files:)``).
     package static func trainingOverlap(
         scored: [String], scoredDurations: [String: Double], labels: String, provenance: [DevelopmentSet.SourceRow],
         learned: [EventTriggerType]
     ) -> [TrainingOverlap] {
-        guard !provenance.isEmpty, let labelData = FileManager.default.contents(atPath: labels) else { return [] }
-        let annotations = DevelopmentSet.parseLabels(String(decoding: labelData, as: UTF8.self))
+        guard !provenance.isEmpty else { return [] }
         let filesPath = ((labels as NSString).deletingLastPathComponent as NSString).appendingPathComponent("files.tsv")
         var durations = scoredDurations
         if let data = FileManager.default.contents(atPath: filesPath) {
@@ -232,7 +231,7 @@ package struct AccuracyBench {
         var out: [TrainingOverlap] = []
         for trigger in learned {
             guard let model = LearnedSoundDetector.shippedModel(for: trigger),
-                let part = model.trainingPart(provenance: provenance, files: files, annotations: annotations, durations: durations)
+                let part = model.trainingPart(files: files)
             else { continue }
             let overlap = scored.filter { part.contains($0) }.count
             if overlap > 0 {

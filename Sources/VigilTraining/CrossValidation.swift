@@ -32,12 +32,16 @@ package struct CrossValidationPlan: Sendable {
         foldOf = componentOf.mapValues { componentFold[$0]! }
     }
 
+    /// How many inner folds a training part is split into: K-1 (at least 2).
+    package var innerFoldCount: Int { max(2, folds - 1) }
+
     /// The inner validation part of outer fold `fold`'s training part: the training part's components are
     /// assigned to K-1 inner folds (seed mixed with the outer fold) and the first is returned. Only items of
-    /// the training part can be in it.
+    /// the training part can be in it. With `fold` outside 0..<K (e.g. -1) every item is in the training part: the
+    /// validation part of a model trained on everything (``TrainingRun``).
     package func innerValidation(outerFold fold: Int) -> Set<String> {
         let training = componentAmounts.filter { name, _ in foldOf[name] != fold }
-        let inner = GroupedFolds.assign(amounts: training, folds: max(2, folds - 1), seed: seed &+ 0x9E37_79B9 &* UInt64(fold + 1))
+        let inner = GroupedFolds.assign(amounts: training, folds: innerFoldCount, seed: seed &+ 0x9E37_79B9 &* UInt64(fold + 1))
         return Set(componentOf.filter { item, component in foldOf[item] != fold && inner[component] == 0 }.keys)
     }
 
@@ -48,7 +52,7 @@ package struct CrossValidationPlan: Sendable {
             return (0..<folds).map { k in Set(foldOf.filter { $0.value == k }.keys) }
         }
         let training = componentAmounts.filter { name, _ in foldOf[name] != fold }
-        let count = max(2, folds - 1)
+        let count = innerFoldCount
         let inner = GroupedFolds.assign(amounts: training, folds: count, seed: seed &+ 0x9E37_79B9 &* UInt64(fold + 1))
         return (0..<count).map { j in Set(componentOf.filter { item, component in foldOf[item] != fold && inner[component] == j }.keys) }
     }

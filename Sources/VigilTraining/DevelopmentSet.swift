@@ -107,7 +107,8 @@ package enum DevelopmentSet {
     /// the order of FNV-1a-64(salt + their first file name); a component goes to validation when
     /// that keeps every category (events of each label, seconds of event-free files) at or below
     /// `validationPercent` % of its total (+5 points slack), otherwise to training. Returns the
-    /// validation file names.
+    /// validation file names. `vigil-dev diagnose` and the tests' development-set fixtures use it; a model
+    /// that `vigil train` makes is split as a cross-validation fold's training part is (``TrainingRun``).
     package static func validationFiles(
         provenance: [SourceRow], files: [String], annotations: [LabelEvent] = [], durations: [String: Double] = [:],
         validationPercent: Int = 30, salt: String = "vigil-sounds-split-v1"

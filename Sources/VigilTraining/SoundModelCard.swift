@@ -64,12 +64,18 @@ package enum SoundModelCard {
         s += "## Training data\n\n"
         s += "Recordings `\(data.recordings)` (\(data.fileCount) files, \(DecimalText.fixed(data.seconds / 60, places: 1)) min), "
         s += "labels `\(data.labels)` (\(data.eventCount) \(model.label) events on these files). "
+        let validationClips = validation.filter { $0.hasPrefix(TrainingClip.namePrefix) }.count
+        let part =
+            "the validation part (\(validation.count - validationClips) files"
+            + (validationClips > 0 ? " and \(validationClips) clips of other labels" : "") + ")"
         if model.training["decisionChosenOn"]?.stringValue == SoundModelTrainer.chosenBeforeRetraining {
-            s += "Thresholds chosen on the validation part (\(validation.count) files) with trees trained on the other "
-            s += "\(trainingFileCount - validation.count) files; the model's trees were then trained on all \(trainingFileCount). "
+            s += "Thresholds chosen on \(part) with trees trained on the other "
+            s +=
+                "\(trainingFileCount - validation.count + validationClips) files; the model's trees were then trained on all \(trainingFileCount). "
+        } else if validation.isEmpty {
+            s += "Trained on all \(trainingFileCount) files; thresholds chosen on out-of-fold probabilities. "
         } else {
-            s += "Trained on the training part (\(trainingFileCount) files), thresholds chosen on the validation part "
-            s += "(\(validation.count) files). "
+            s += "Trained on the training part (\(trainingFileCount) files), thresholds chosen on \(part). "
         }
         s += "Nothing from the data set is stored in the project.\n\n"
         if provenance.isEmpty {
@@ -93,13 +99,17 @@ package enum SoundModelCard {
         }
         s += "\n"
         s += "## Split (group-aware, deterministic)\n\n"
-        s += "Files are connected when they share a foreground source group (roles "
+        s += "The split is that of one fold of the cross-validation, with every file and clip as its training part. Files and "
+        s += "clips are connected when they share a source group (a file's foreground roles "
         s += DevelopmentSet.groupingRoles.sorted().joined(separator: ", ")
         s += "; a group is the original recording: UrbanSound8K Freesound id, crying-baby speaker, spoken-digit speaker, "
-        s += "LibriSpeech speaker, otherwise the source file stem without its cut indices). The connected components "
-        s += "are visited in FNV-1a-64(\"vigil-sounds-split-v1\" + first file name) order and go to validation while every "
-        s += "category (events of each label, seconds of event-free files) stays at or below 35 % of its total; the rest is "
-        s += "training. Background beds mixed under scenes (vacuum, dishwasher, street...) are shared between the parts. "
+        s += "LibriSpeech speaker, otherwise the source file stem without its cut indices; a clip's `group`). The connected "
+        s +=
+            "components are spread over \(model.training["validationPart"]?["folds"]?.intValue ?? 4) grouped folds (seed \(model.training["seed"]?.intValue ?? 0)), "
+        s += "balancing every category (events of each label, clips of each label, seconds of event-free files), and the "
+        s += "first of them is the validation part: its clips of the label are left out, its other clips are scored as "
+        s += "negatives (docs/sound-models.md, Data). Background beds mixed under scenes (vacuum, dishwasher, street...) are "
+        s += "shared between the parts. "
         s +=
             "Extra training negatives: 9 synthetic steady noises (white, pink, brown; 3 levels), 4 files of abrupt noise bursts (0.05-1 s, -45 to -6 dBFS) and 6 files of steady sine and square tones (150-4000 Hz, 0.2-2 s), 20 s each"
         s += SoundModelRecipe.of(label: model.label).syntheticConfusers ? ".\n\n" : " (this model: the steady noises only).\n\n"
@@ -112,9 +122,10 @@ package enum SoundModelCard {
             s += "\(model.training["extraPositiveSource"]?.stringValue ?? "given with --positives").\n\n"
         }
         if let count = model.training["clipFiles"]?.intValue, count > 0 {
-            s += "Also \(count) clip-labelled recordings, for training only: "
+            s += "Also \(count) clip-labelled recordings, split with the files: "
             s += "\(model.training["clipSource"]?.stringValue ?? "given with --clips"); only the activity regions of the label's "
-            s += "clips are taught as the label, every other clip is a negative (docs/sound-models.md, Cross-validation)"
+            s += "clips are taught as the label, every other clip is a negative, scored as one in the validation part "
+            s += "(docs/sound-models.md, Cross-validation)"
             if let w = model.training["developmentPositiveWeight"] {
                 s += "; the development files' annotated events count \(w) times against those regions"
             }

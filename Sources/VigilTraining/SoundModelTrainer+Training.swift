@@ -131,7 +131,7 @@ extension SoundModelTrainer {
     /// - Parameters:
     ///   - recordings: features of every development recording (``extractFeatures(name:samples:sampleRate:)``), in a fixed order.
     ///   - annotations: all events (every label).
-    ///   - validation: validation file names (``DevelopmentSet/validationFiles(provenance:files:validationPercent:salt:)``).
+    ///   - validation: names of the validation part's recordings (``CrossValidation/foldData(plan:fold:label:recordings:clips:backgroundOf:crossFitted:refit:)``).
     ///   - voiceBackground: where recordings hold unannotated voices (personTalking neither trains on them as
     ///     negatives nor is scored there; ``DevelopmentSet/voiceBackground(provenance:)``).
     ///   - seed: the training seed.

@@ -171,20 +171,24 @@ package struct TrainingRun {
         package var files: [String]
         /// Their durations (seconds).
         var durations: [String: Double]
-        /// The development files of the validation part.
-        package var validation: Set<String>
+        /// The split of `features` the model is trained on, as a cross-validation fold's training part is split: the
+        /// trees' training material, the validation part (development files and clips) and the label's clips.
+        package var split: CrossValidation.FoldData
+        /// The validation part: the development files and clips the decision is chosen on.
+        package var validation: Set<String> { split.validation }
         var voiceBackground: VoiceBackground
         /// The training options (the recipe's, for the label's model or its low-rate model, with the run's settings).
         package var options: TrainingOptions
-        var listedClips: [String: TrainingClip]
+        /// Every clip of the clip folder, by recording name (also those the label leaves out).
+        package var listedClips: [String: TrainingClip]
         var clipByName: [String: TrainingClip]
         var clipEvents: Int
         var extraNegativeCount: Int
         var extraPositiveCount: Int
-        var partlyLabelled: Set<String>
         var augmentCopies: Int
         var roomCopies: Int
-        var plan: CrossValidationPlan?
+        /// The folds over the development files and clips that `split` comes from.
+        package var plan: CrossValidationPlan
         /// The development file mixed into each augmented copy.
         package var backgroundOf: [String: String]
         var resampledFeatures: [String: RecordingFeatures]
@@ -236,8 +240,6 @@ package struct TrainingRun {
         progress(.finished)
         guard !features.isEmpty else { throw TrainingRunError.noRecordings }
         let files = features.map(\.name)
-        let validation = DevelopmentSet.validationFiles(
-            provenance: provenance, files: files, annotations: annotations, durations: durations)
         let voiceBackground = DevelopmentSet.voiceBackground(provenance: provenance)
         // Copies of the negatives as a camera at a lower rate records them (SoundModelRecipe.negativeRateCopies).
         let withLabel = Set(annotations.filter { $0.label == label }.map(\.file))
@@ -306,23 +308,24 @@ package struct TrainingRun {
             }
             progress(.finished)
         }
-        let partlyLabelled = Set(clipByName.filter { $0.value.label == label }.keys)
         let augmentCopies = copies ?? recipe.augmentedCopies
         let unaugmented = features.count
-        // Out-of-fold choice: the folds of the cross-validation over every recording; the trees train on everything,
-        // and every file is copied with a background of its own fold (as in the cross-validation).
-        var plan: CrossValidationPlan?
-        if options.decisionChoice == .outOfFold {
-            let items = CrossValidationPlan.items(
-                devFiles: files, provenance: provenance, annotations: annotations, durations: durations, clips: listedClips)
-            plan = CrossValidationPlan(keys: items.keys, amounts: items.amounts, folds: choiceFolds, seed: seed)
-        }
-        let trainingFiles = plan == nil && !options.decisionChoice.trainsOnEverything ? files.filter { !validation.contains($0) } : files
-        let sameFold: (String, String) -> Bool = { a, b in plan.map { $0.foldOf[a] == $0.foldOf[b] } ?? true }
+        // The model is made as one more fold of the cross-validation would be, with every item as its training part
+        // (``CrossValidation/foldData(plan:fold:label:recordings:clips:backgroundOf:crossFitted:refit:)`` with no
+        // scored fold): grouped folds over the development files and the clips, the decision chosen on the first of
+        // K-1 of them (or out of fold on all K). A copy's background lies on its file's side of the validation part
+        // (out of fold: in its file's fold), so that the trees that choose never hear that part.
+        let items = CrossValidationPlan.items(
+            devFiles: files, provenance: provenance, annotations: annotations, durations: durations, clips: listedClips)
+        let plan = CrossValidationPlan(keys: items.keys, amounts: items.amounts, folds: choiceFolds, seed: seed)
+        let inner = plan.innerValidation(outerFold: -1)
+        let sameFold: (String, String) -> Bool =
+            options.decisionChoice == .outOfFold
+            ? { a, b in plan.foldOf[a] == plan.foldOf[b] } : { a, b in inner.contains(a) == inner.contains(b) }
         var backgroundOf: [String: String] = [:]
         if augmentCopies > 0 {
             let copies = Self.augmentedCopies(
-                of: trainingFiles, pool: trainingFiles,
+                of: files, pool: files,
                 annotations: Self.copyBackgroundExclusions(annotations, label: label, options: options),
                 voiceBackground: voiceBackground, audio: audio,
                 copies: augmentCopies, seed: seed, frames: frames, sameFold: sameFold)
@@ -331,17 +334,20 @@ package struct TrainingRun {
         }
         if roomCopies > 0 {
             let copies = Self.roomAugmentedCopies(
-                label: label, copies: roomCopies, seed: seed, audio: audio, annotations: annotations, devFiles: trainingFiles,
+                label: label, copies: roomCopies, seed: seed, audio: audio, annotations: annotations, devFiles: files,
                 clips: clipByName, voiceBackground: voiceBackground, frames: frames, sameFold: sameFold, progress: progress)
             features += copies.recordings
             backgroundOf.merge(copies.backgroundOf) { a, _ in a }
         }
+        let split = CrossValidation.foldData(
+            plan: plan, fold: -1, label: label, recordings: features, clips: listedClips, backgroundOf: backgroundOf,
+            crossFitted: options.decisionChoice == .outOfFold, refit: options.decisionChoice == .validationPartThenAll)
         return Material(
             features: features, augmentedCount: features.count - unaugmented, audio: audio, annotations: annotations, files: files,
-            durations: durations, validation: validation, voiceBackground: voiceBackground, options: options, listedClips: listedClips,
+            durations: durations, split: split, voiceBackground: voiceBackground, options: options, listedClips: listedClips,
             clipByName: clipByName, clipEvents: clipEvents, extraNegativeCount: extraNegativeFeatures.count,
-            extraPositiveCount: extraPositives, partlyLabelled: partlyLabelled, augmentCopies: augmentCopies, roomCopies: roomCopies,
-            plan: plan, backgroundOf: backgroundOf, resampledFeatures: resampledFeatures)
+            extraPositiveCount: extraPositives, augmentCopies: augmentCopies, roomCopies: roomCopies, plan: plan,
+            backgroundOf: backgroundOf, resampledFeatures: resampledFeatures)
     }
 
     /// Cross-validates (when asked), then trains the model and writes its card, on `material`.
@@ -367,6 +373,18 @@ package struct TrainingRun {
             ("data", .string("\((audioDirectory as NSString).lastPathComponent) (\(m.files.count) files)")),
             ("seed", .number(Double(seed))), ("augmentedCopies", .number(Double(m.augmentCopies))),
         ]
+        // The validation part's development files, so that a scorer can tell the model's training files (SoundModel.trainingPart).
+        let validationFiles = m.files.filter { m.validation.contains($0) }
+        if !validationFiles.isEmpty {
+            metadata.append(
+                (
+                    "validationPart",
+                    .object(
+                        JSONObject([
+                            ("folds", .number(Double(m.plan.innerFoldCount))), ("files", .array(validationFiles.map { .string($0) })),
+                        ]))
+                ))
+        }
         if m.roomCopies > 0 { metadata.append(("roomAugmentedCopies", .number(Double(m.roomCopies)))) }
         if m.augmentCopies > 0 && m.options.copiesOverOtherLabels {
             metadata.append(("augmentedCopiesOverOtherLabels", .bool(true)))
@@ -385,21 +403,22 @@ package struct TrainingRun {
         }
         if !m.clipByName.isEmpty {
             let source =
-                "\(m.clipByName.count) clips from \(clips?.source ?? "") (\(m.partlyLabelled.count) of the label, \(m.clipEvents) activity regions)"
+                "\(m.clipByName.count) clips from \(clips?.source ?? "") (\(m.clipByName.values.filter { $0.label == label }.count) of the label, \(m.clipEvents) activity regions)"
             metadata += [("clipFiles", .number(Double(m.clipByName.count))), ("clipSource", .string(source))]
         }
         if let crossValidation { metadata.append(("crossValidation", crossValidation.json)) }
         let trained = SoundModelTrainer.train(
-            label: label, recordings: m.features, annotations: m.annotations, validation: m.validation, voiceBackground: m.voiceBackground,
-            seed: seed, options: m.options, metadata: metadata, partlyLabelled: m.partlyLabelled,
-            choiceFolds: m.plan?.innerFolds(outerFold: -1) ?? [], backgroundOf: m.backgroundOf)
+            label: label, recordings: m.split.training, annotations: m.annotations, validation: m.validation,
+            voiceBackground: m.voiceBackground, seed: seed, options: m.options, metadata: metadata, partlyLabelled: m.split.partlyLabelled,
+            choiceFolds: m.options.decisionChoice == .outOfFold ? m.plan.innerFolds(outerFold: -1) : [], backgroundOf: m.backgroundOf,
+            heldOutOfChoice: m.split.validationClips)
         var model = trained.model
         model.trainingRate = trainingRate
         model.frames = featureFrames
         let figures = trained.figures
         let card = SoundModelCard.markdown(
             model: model, figures: figures, provenance: provenance, validation: m.validation,
-            trainingFileCount: m.options.decisionChoice.trainsOnEverything ? m.files.count : m.files.count - m.validation.count,
+            trainingFileCount: m.options.decisionChoice.trainsOnEverything ? m.files.count : m.files.count - validationFiles.count,
             data: SoundModelCard.TrainingData(
                 modelPath: modelPath, embeddedIn: embeddedIn, recordings: audioDirectory, labels: labelsPath, fileCount: m.files.count,
                 seconds: m.files.reduce(0) { $0 + m.durations[$1]! },
@@ -407,7 +426,7 @@ package struct TrainingRun {
             weaknesses: knownWeaknesses, crossValidation: crossValidation)
         return Result(
             model: model, figures: figures, card: card, crossValidation: crossValidation, files: m.files.count,
-            validationFiles: m.validation.count)
+            validationFiles: validationFiles.count)
     }
 
     /// Features of extra training recordings made by `extract`; a file that cannot be decoded is left

@@ -14,7 +14,8 @@ struct TrainCommand: ParsableCommand {
             LABELS.tsv holds the events, `filename<TAB>onset<TAB>offset<TAB>label` (file names relative to AUDIO_DIR); every \
             audio file under AUDIO_DIR is used, files without events as negatives. A PROVENANCE.tsv (default: next to \
             LABELS.tsv, if present) groups files by source so that the validation part never shares a source with the \
-            training part; without it each file is its own group. Training is deterministic: the same data and --seed give \
+            training part; without it each file is its own group. The files and --clips are split as a cross-validation \
+            fold's training part is: the decision is chosen on the first of K-1 grouped folds (--folds K). Training is deterministic: the same data and --seed give \
             a byte-identical model file. Writes the model to --out and its model card (NAME.md) beside it; with --embed, \
             also regenerates the Swift source that compiles the models in the --out directory into the binary.
 
@@ -60,7 +61,7 @@ struct TrainCommand: ParsableCommand {
                 + "each fold's figures, their mean and the worst fold, and write them into the model card."))
     var crossValidate = false
 
-    @Option(help: "Folds of --cross-validate (K) and of --decision-choice out-of-fold.") var folds: Int = 5
+    @Option(help: "Folds of --cross-validate (K), of the validation split (K-1) and of --decision-choice out-of-fold.") var folds: Int = 5
 
     @Option(help: .init("Run --cross-validate N times, at fold seeds --seed, --seed + 1, ...; figures over all folds.", valueName: "N"))
     var repeats = 1

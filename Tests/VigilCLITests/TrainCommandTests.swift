@@ -370,7 +370,7 @@ struct TrainCommandTests {
         #expect(model["training"]?["clipFiles"]?.intValue == 6)
         #expect(card.contains("## Cross-validated figures (grouped, nested, 2 folds"), "\(card)")
         // The clips are named in the card, and the validation part's figures are not reported beside the cross-validated ones.
-        #expect(card.contains("Also 6 clip-labelled recordings, for training only"), "\(card)")
+        #expect(card.contains("Also 6 clip-labelled recordings, split with the files"), "\(card)")
         // dogBark's recipe weights the development files' barks against the clips' activity regions, and says so.
         #expect(model["training"]?["developmentPositiveWeight"]?.doubleValue == 3)
         #expect(card.contains("the development files' annotated events count 3 times against those regions"), "\(card)")
@@ -462,7 +462,7 @@ struct TrainCommandTests {
     }
 
     @Test(
-        "glassBreak's shipped training: its full-band model copies every file, the validation part's too, over files with other labels' events but no glass; its low-rate model copies the training part's files only, over event-free files"
+        "glassBreak's shipped training: its full-band model copies every file over files with other labels' events but no glass, and trains on every copy; its low-rate model copies over event-free files and trains on no copy of the validation part; a copy's background lies on its file's side of that part"
     )
     func glassBreakCopies() throws {
         let dir = try temporaryDirectory()
@@ -490,12 +490,66 @@ struct TrainCommandTests {
         #expect(fullCopied == Set(full.files), "copied: \(fullCopied.sorted())")
         #expect(Set(full.backgroundOf.values).isDisjoint(with: glass))
         #expect(!Set(full.backgroundOf.values).isDisjoint(with: barks), "\(full.backgroundOf.values.sorted())")
+        #expect(full.split.training.count == full.features.count)
+        let inner = full.plan.innerValidation(outerFold: -1)
+        #expect(!inner.isDisjoint(with: fullCopied))
+        #expect(
+            full.backgroundOf.allSatisfy { copy, background in inner.contains(CrossValidation.item(copy)) == inner.contains(background) })
         let low = try material(rate: 16_000)
         #expect(low.options.decisionChoice == .validationPart && !low.options.copiesOverOtherLabels)
-        let lowCopied = Set(low.features.suffix(low.augmentedCount).map { CrossValidation.item($0.name) })
-        #expect(lowCopied == Set(low.files).subtracting(low.validation), "copied: \(lowCopied.sorted())")
         #expect(Set(low.backgroundOf.values).isDisjoint(with: glass + barks))
-        #expect(Set(low.backgroundOf.values).isDisjoint(with: low.validation))
+        // The low-rate model's trees never hear a copy mixed with a file of the validation part.
+        let lowCopies = low.split.training.filter { low.backgroundOf[$0.name] != nil }
+        #expect(!lowCopies.isEmpty)
+        #expect(lowCopies.allSatisfy { !inner.contains(CrossValidation.item($0.name)) && !inner.contains(low.backgroundOf[$0.name]!) })
+    }
+
+    @Test(
+        "the model's split is one fold of the cross-validation with every file and clip as its training part: the decision is chosen on the first of K-1 grouped folds, whose clips of other labels are scored and whose clips of the label are left out; the model file records the part's files"
+    )
+    func shippedSplit() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let clips = try Self.makeClips(in: dir)
+        let out = dir.appendingPathComponent("dogBark.json").path
+        let run = try TrainingInputs.run(
+            trigger: .dogBark, labels: labels, audioDirectory: dir.appendingPathComponent("audio").path, out: out, seed: 3,
+            clips: clips.path)
+        let m = try run.material { _ in }
+        let clipNames = Set(m.listedClips.keys)
+        let inner = m.plan.innerValidation(outerFold: -1)
+        let labelClips = Set(clipNames.filter { m.listedClips[$0]!.label == "dogBark" })
+        #expect(m.validation == inner.subtracting(labelClips))
+        #expect(m.plan.innerFoldCount == 4)
+        // One fold of four over 8 files and 6 clips: both kinds are in it, and every category keeps most of its items outside.
+        #expect(!m.validation.intersection(m.files).isEmpty && m.validation.intersection(m.files).count <= 4)
+        #expect(m.validation.isSubset(of: clipNames.union(m.files)))
+        let trained = Set(m.split.training.map { CrossValidation.item($0.name) })
+        #expect(!labelClips.isDisjoint(with: inner) && !labelClips.isSubset(of: inner))
+        for name in labelClips {
+            // The label's clips: taught outside the validation part, left out inside it (they have no onsets to score).
+            #expect(trained.contains(name) == !inner.contains(name), "\(name)")
+            #expect(m.split.partlyLabelled.contains(name) == !inner.contains(name), "\(name)")
+        }
+        // The copies' backgrounds lie on their file's side of the part.
+        #expect(m.backgroundOf.allSatisfy { copy, background in inner.contains(CrossValidation.item(copy)) == inner.contains(background) })
+        let result = try run.train(m) { _ in }
+        let model = result.model
+        let recorded = model.training["validationPart"]?["files"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(Set(recorded) == m.validation.intersection(m.files))
+        #expect(model.training["validationPart"]?["folds"]?.intValue == 4)
+        #expect(model.training["validationFiles"]?.intValue == m.validation.count)
+        #expect(result.validationFiles == recorded.count)
+        // A scorer tells the model's training files from its validation part; another data set gets no answer.
+        #expect(model.trainingPart(files: m.files) == Set(m.files).subtracting(recorded))
+        #expect(model.trainingPart(files: Array(m.files.dropLast())) == nil)
+        let clipCount = m.validation.count - recorded.count
+        #expect(clipCount > 0)
+        #expect(
+            result.card.contains(
+                "thresholds chosen on the validation part (\(recorded.count) files and \(clipCount) clips of other labels)"),
+            "\(result.card)")
     }
 
     @Test(

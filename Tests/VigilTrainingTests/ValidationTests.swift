@@ -6,9 +6,9 @@ import VigilInference
 import VigilTestSupport
 import VigilTraining
 
-/// The validation part of the development set, run through the shipped detectors as a stream
-/// would (shared STFT, registry, embedded models), scored with VigilScoring (sed_eval-exact). The
-/// shipped trees never trained on this part, but their decision was chosen on it, so its figures
+/// The development files of the shipped models' validation part, run through the shipped detectors as a
+/// stream would (shared STFT, registry, embedded models), scored with VigilScoring (sed_eval-exact). The
+/// decision was chosen on this part (and glassBreak's full-band trees trained on it too), so its figures
 /// overstate unseen recordings: the docs report the cross-validated figures, and this test guards
 /// against regressions of the shipped detectors.
 @Suite("Validation split", .serialized)
@@ -16,7 +16,15 @@ struct ValidationTests {
     @Test("regression floors on the validation split", .enabled(if: DevData.available, "needs ../shared/data"))
     func validation() throws {
         let dev = try DevData.load()
-        let files = dev.files.filter { dev.validation.contains($0) }
+        // The development files of the shipped models' validation part (the same part for every model: one seed, one
+        // set of folds over the development files and the clips), as their model files record it.
+        let models = EventTriggerType.allCases.flatMap { trigger in
+            [44_100.0, 16_000].compactMap { LearnedSoundDetector.shippedModel(for: trigger, sampleRate: $0) }
+        }
+        let parts = models.map { Set($0.training["validationPart"]?["files"]?.arrayValue?.compactMap(\.stringValue) ?? []) }
+        #expect(parts.count == 6 && Set(parts).count == 1)
+        let files = dev.files.filter { parts.first?.contains($0) ?? false }
+        #expect(!files.isEmpty)
         var found: [String: [String: [TrackedEvent]]] = [:]
         var seconds = 0.0
         let started = Date()
@@ -51,9 +59,9 @@ struct ValidationTests {
             ("glassBreak", figures["glassBreak"]!.event.f1, 0.85, true),
             ("personTalking", figures["personTalking"]!.segment.f1, 0.90, true),
         ]
-        // Measured with the shipped models: dogBark 0.513 (its cross-validated event F1 is far under the target,
+        // Measured with the shipped models: dogBark 0.462 (its cross-validated event F1 is far under the target,
         // docs/sound-models.md).
-        let floors: [String: Double] = ["dogBark": 0.51]
+        let floors: [String: Double] = ["dogBark": 0.46]
         for (label, value, target, met) in targets {
             print("\(label): \(String(format: "%.3f", value)) vs target \(target): \(value >= target ? "met" : "NOT MET")")
             if met {
