@@ -130,10 +130,9 @@ package struct SoundModelRecipe: Sendable {
         glassBreak.augmentedCopies = 2
         // 15 of the development scenes' 21 glass breaks share their scene with an alarm: the copies mix in files with
         // other labels' events too. And the trees train again on everything after the decision is chosen (the
-        // validation part holds a fifth of the glass material). Cross-validated over three fold seeds, event F1 0.837
-        // against 0.797 with neither. The low-rate model keeps neither: with both its false alarms on the negative
-        // clips rose from 7.3 to 10.4 per hour, and its shipped validation part chose a threshold of 0.2, far below
-        // the folds' 0.80-0.99 (docs/sound-models.md, "Decisions and their reasons").
+        // validation part holds a quarter of the glass material). Cross-validated over three fold seeds, event F1 0.837
+        // against 0.797 with neither. The low-rate model keeps neither: with both its false alarms rose on the negative
+        // clips (7.3 to 10.4 per hour) and on unseen music (docs/sound-models.md, "Decisions and their reasons").
         glassBreak.copiesOverOtherLabels = true
         glassBreak.decisionChoice = .validationPartThenAll
         glassBreak.lowRateCopiesOverOtherLabels = false

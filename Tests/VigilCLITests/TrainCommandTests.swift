@@ -550,6 +550,17 @@ struct TrainCommandTests {
             result.card.contains(
                 "thresholds chosen on the validation part (\(recorded.count) files and \(clipCount) clips of other labels)"),
             "\(result.card)")
+        // Trees trained again on everything, or a decision chosen out of fold: every file is training data, and the card says so.
+        for (choice, wording) in [
+            (TrainingOptions.DecisionChoice.validationPartThenAll, "the model's trees were then trained on all 8"),
+            (.outOfFold, "Trained on all 8 files; thresholds chosen on out-of-fold probabilities"),
+        ] {
+            var everything = run
+            everything.decisionChoice = choice
+            let trained = try everything.run { _ in }
+            #expect(trained.model.trainingPart(files: m.files) == Set(m.files), "\(choice)")
+            #expect(trained.card.contains(wording), "\(trained.card)")
+        }
     }
 
     @Test(
