@@ -159,7 +159,11 @@ package struct AccuracyBench {
                                     $0.label,
                                     .object([
                                         "scoredTrainingFiles": .number(Double($0.files)),
-                                        "heldOutEventF1": $0.heldOutF1.map { .number($0) } ?? .null,
+                                        "crossValidated": $0.crossValidated.map {
+                                            .object([
+                                                "metric": .string($0.metric), "mean": .number($0.mean), "worstFold": .number($0.worstFold),
+                                            ])
+                                        } ?? .null,
                                     ])
                                 )
                             }))
@@ -199,15 +203,43 @@ package struct AccuracyBench {
         package var label: String
         /// Scored files in its model's training part.
         package var files: Int
-        /// The model's event F1 on its validation part, from its model file.
-        package var heldOutF1: Double?
+        /// The model's cross-validated figure, from its model file (its card lists every fold).
+        package var crossValidated: CrossValidatedFigure?
+
+        /// A model file's cross-validated headline figure: event F1 at the 0.5 s collar, or segment F1.
+        package struct CrossValidatedFigure {
+            /// The figure's key in the model file (`eventF1Collar0.5s` or `segmentF1_1s`).
+            package var metric: String
+            /// Mean over the folds.
+            package var mean: Double
+            /// The worst fold's figure.
+            package var worstFold: Double
+
+            /// Reads `training.crossValidation` of a model file's training record. The mean is taken
+            /// over the per-fold figures where the file lists them: the stored mean is rounded to four
+            /// places, and rounding it again to three could differ from the card's figure.
+            package init?(training: JSONValue) {
+                let cv = training["crossValidation"]
+                guard let metric = cv?["headline"]?.stringValue, let mean = cv?["mean"]?.doubleValue,
+                    let worst = cv?["worst"]?.doubleValue
+                else { return nil }
+                let perFold = (cv?["perFold"]?.arrayValue ?? []).compactMap { $0[metric]?.doubleValue }
+                self.metric = metric
+                self.mean = perFold.isEmpty ? mean : perFold.reduce(0, +) / Double(perFold.count)
+                self.worstFold = perFold.min() ?? worst
+            }
+
+            /// "event F1" or "segment F1".
+            var name: String { metric.hasPrefix("segment") ? "segment F1" : "event F1" }
+        }
 
         /// The note printed above the scores.
         package func text(scoredFiles: Int) -> String {
             "\(label): \(files) of the \(scoredFiles) scored files are training data of the shipped \(label) model, so its scores here "
                 + "are optimistic"
-                + (heldOutF1.map {
-                    "; on its validation part its event F1 is \(DecimalText.fixed($0, places: 3)) (its cross-validated figures: Models/\(label).md)"
+                + (crossValidated.map {
+                    "; on recordings it never trained on, its cross-validated \($0.name) is \(DecimalText.fixed($0.mean, places: 3)) "
+                        + "(worst fold \(DecimalText.fixed($0.worstFold, places: 3)); Models/\(label).md)"
                 } ?? "")
                 + ". For a fair figure score only the held-out files, or give --model \(label)=FILE trained without these files."
         }
@@ -237,7 +269,8 @@ package struct AccuracyBench {
             if overlap > 0 {
                 out.append(
                     TrainingOverlap(
-                        label: trigger.rawValue, files: overlap, heldOutF1: model.training["validation"]?["eventF1Collar0.5s"]?.doubleValue)
+                        label: trigger.rawValue, files: overlap,
+                        crossValidated: TrainingOverlap.CrossValidatedFigure(training: model.training))
                 )
             }
         }

@@ -168,10 +168,23 @@ struct BenchCommandTests {
         let json = try JSONValue.parse(
             try CommandRunner.run(["bench", "accuracy", "--labels", labels, audio, "--no-progress", "--json"]).stdout)
         #expect((json["shippedModelTrainingData"]?["dogBark"]?["scoredTrainingFiles"]?.intValue ?? 0) > 0, "\(json)")
-        // The held-out figure is the one the shipped model file records for its validation part.
+        // The figure to expect on unseen recordings is the cross-validated one the shipped model file records.
         let shipped = try JSONValue.parse(Data(contentsOf: CommandRunner.packageRoot.appendingPathComponent("Models/dogBark.json")))
-        let recorded = try #require(shipped["training"]?["validation"]?["eventF1Collar0.5s"]?.doubleValue)
-        #expect(json["shippedModelTrainingData"]?["dogBark"]?["heldOutEventF1"]?.doubleValue == recorded)
+        let cv = try #require(shipped["training"]?["crossValidation"])
+        let reported = json["shippedModelTrainingData"]?["dogBark"]?["crossValidated"]
+        #expect(reported?["metric"]?.stringValue == "eventF1Collar0.5s")
+        let meanOverFolds = try #require(reported?["mean"]?.doubleValue)
+        #expect(abs(meanOverFolds - (cv["mean"]?.doubleValue ?? .nan)) <= 0.00005)
+        #expect(reported?["worstFold"]?.doubleValue == cv["worst"]?.doubleValue)
+        let text = try CommandRunner.run(["bench", "accuracy", "--labels", labels, audio, "--no-progress"]).stdout
+        let personTalkingCV = try JSONValue.parse(
+            Data(contentsOf: CommandRunner.packageRoot.appendingPathComponent("Models/personTalking.json")))["training"]?["crossValidation"]
+        let folds = try #require(personTalkingCV?["perFold"]?.arrayValue).compactMap { $0["segmentF1_1s"]?.doubleValue }
+        let mean = folds.reduce(0, +) / Double(folds.count)
+        #expect(
+            text.split(separator: "\n").contains {
+                $0.hasPrefix("note: personTalking:") && $0.contains("cross-validated segment F1 is \(DecimalText.fixed(mean, places: 3))")
+            }, "\(text)")
     }
 
     @Test("bench accuracy does not count personTalking in voice-background material named by PROVENANCE.tsv, unless asked to")
