@@ -241,7 +241,8 @@ package struct AccuracyBench {
                     "; on recordings it never trained on, its cross-validated \($0.name) is \(DecimalText.fixed($0.mean, places: 3)) "
                         + "(worst fold \(DecimalText.fixed($0.worstFold, places: 3)); Models/\(label).md)"
                 } ?? "")
-                + ". For a fair figure score only the held-out files, or give --model \(label)=FILE trained without these files."
+                + ". A fair figure here needs a model that never trained on these files, nor chose its threshold on them: "
+                + "--model \(label)=FILE trained without them."
         }
     }
 
