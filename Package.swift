@@ -234,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "VigilMediaTests",
             dependencies: [
-                "VigilMedia", "CFFmpeg", "VigilFrameIO", "VigilImaging", "VigilAudioIO", "VigilTestSupport",
+                "VigilMedia", "CFFmpeg", "VigilCore", "VigilFrameIO", "VigilImaging", "VigilAudioIO", "VigilTestSupport",
             ]),
         .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilCore", "VigilDevice", "VigilTestSupport"]),
         .testTarget(

@@ -236,6 +236,18 @@ public final class MediaContainerReader: MediaChunkSource {
             releaseIO()
             return error
         }
+        // libavformat warns "misdetection possible" at a probe score of AVPROBE_SCORE_RETRY (a quarter of the
+        // maximum) or less: random bytes pass as raw H.263 (25) or an LRC subtitle file (5). Real containers and
+        // elementary streams score 26-100; the format is never forced here, so the score is always the probe's.
+        let probeScore = format.pointee.probe_score
+        if probeScore <= AVPROBE_SCORE_MAX / 4 {
+            let guess = format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
+            throw closeAndThrow(
+                MediaReadError(
+                    .invalidData, input: name,
+                    reason: "not a media file libavformat recognises (it guesses \(guess) with a probe score of only \(probeScore) of 100)")
+            )
+        }
         status = avformat_find_stream_info(format, nil)
         if status < 0 {
             throw closeAndThrow(interrupt.error(status, input: name, doing: "cannot read the stream parameters", isNetwork: isNetwork))
