@@ -238,7 +238,8 @@ public final class MediaContainerReader: MediaChunkSource {
         }
         // libavformat warns "misdetection possible" at a probe score of AVPROBE_SCORE_RETRY (a quarter of the
         // maximum) or less: random bytes pass as raw H.263 (25) or an LRC subtitle file (5). Real containers and
-        // elementary streams score 26-100; the format is never forced here, so the score is always the probe's.
+        // elementary streams score 26-100 (an MP3 of a few frames, under about 0.1 s, scores 25); the format is never
+        // forced here, so the score is always the probe's.
         let probeScore = format.pointee.probe_score
         if probeScore <= AVPROBE_SCORE_MAX / 4 {
             let guess = format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
