@@ -230,7 +230,7 @@ let package = Package(
         .testTarget(name: "VigilImagingTests", dependencies: ["VigilImaging"]),
         .testTarget(name: "VigilReportTests", dependencies: ["VigilReport", "VigilImaging", "VigilDSP", "VigilSynth"]),
         .testTarget(name: "VigilVisionTests", dependencies: ["VigilVision", "VigilImaging", "VigilDevice", "VigilCore", "VigilGeometry"]),
-        .testTarget(name: "VigilFrameIOTests", dependencies: ["VigilFrameIO", "VigilImaging"]),
+        .testTarget(name: "VigilFrameIOTests", dependencies: ["VigilFrameIO", "VigilImaging", "VigilTestSupport"]),
         .testTarget(
             name: "VigilMediaTests",
             dependencies: [

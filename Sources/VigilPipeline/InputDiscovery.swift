@@ -26,7 +26,9 @@ public struct InputRecording: Sendable, Hashable {
 
 /// Expands command-line inputs into recordings: files as given, directories searched
 /// recursively for audio files and containers (by extension: ``InputDiscovery/audioExtensions``,
-/// ``RecordingSource/containerExtensions``), in sorted order so runs are deterministic.
+/// ``RecordingSource/containerExtensions``), in sorted order so runs are deterministic. A directory
+/// argument that is a symbolic link is followed, as `find -H` does; links to directories inside it are
+/// not (a link back up the tree cannot loop), while links to files are recordings like any file.
 public enum InputDiscovery {
     /// Extensions of audio files picked up inside directories (libsndfile's formats).
     public static let audioExtensions: Set<String> = [
@@ -59,7 +61,9 @@ public enum InputDiscovery {
                 continue
             }
             let base = URL(fileURLWithPath: argument).standardizedFileURL.path
-            guard let walker = fm.enumerator(atPath: argument) else {
+            // The enumerator does not descend into a link, so list the folder the argument leads to.
+            let listed = URL(fileURLWithPath: argument).resolvingSymlinksInPath().path
+            guard let walker = fm.enumerator(atPath: listed) else {
                 problems.append(Problem(path: argument, reason: "cannot list directory"))
                 continue
             }

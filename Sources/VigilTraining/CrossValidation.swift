@@ -59,7 +59,8 @@ package struct CrossValidationPlan: Sendable {
 
     /// Source-group keys and balancing amounts for development files and training clips: a development file's
     /// keys are its foreground source groups (``DevelopmentSet/groupKey(localPath:)`` of its PROVENANCE rows in
-    /// ``DevelopmentSet/groupingRoles``), a clip's its ``TrainingClip/sourceGroup``.
+    /// ``DevelopmentSet/groupingRoles``), a clip's its ``TrainingClip/sourceGroup``; Freesound uploads a few ids apart
+    /// are joined (``GroupedFolds/joiningAdjacentFreesoundUploads(_:adjacency:)``).
     package static func items(
         devFiles: [String], provenance: [DevelopmentSet.SourceRow], annotations: [LabelEvent], durations: [String: Double],
         clips: [String: TrainingClip]
@@ -82,7 +83,7 @@ package struct CrossValidationPlan: Sendable {
             keys[name] = [clip.sourceGroup]
             amounts[name] = ["clips:" + clip.label: 1]
         }
-        return (keys, amounts)
+        return (GroupedFolds.joiningAdjacentFreesoundUploads(keys), amounts)
     }
 }
 

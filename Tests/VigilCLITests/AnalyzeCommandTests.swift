@@ -5,12 +5,8 @@ import VigilCore
 import VigilSynth
 import VigilTestSupport
 
-/// A fresh temporary directory.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+/// A fresh temporary directory, removed when the test process exits.
+func temporaryDirectory() throws -> URL { try TestProcesses.temporaryDirectory(prefix: "vigil-cli") }
 
 /// Parses JSON Lines output.
 func parseLines(_ result: CommandRunner.Result) throws -> [JSONValue] {

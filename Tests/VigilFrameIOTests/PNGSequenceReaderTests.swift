@@ -2,12 +2,12 @@ import Foundation
 import Testing
 import VigilFrameIO
 import VigilImaging
+import VigilTestSupport
 
 @Suite("PNG sequence reader")
 struct PNGSequenceReaderTests {
     func directory(_ names: [String]) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-frames-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try TestProcesses.temporaryDirectory(prefix: "vigil-frames").path
         for (i, name) in names.enumerated() {
             let image = RasterImage(width: 4, height: 3, format: .rgb, fill: UInt8(i * 10 % 256))
             try Data(try PNGCodec.encode(image)).write(to: URL(fileURLWithPath: dir).appendingPathComponent(name))

@@ -40,12 +40,8 @@ enum PipelineFixtures {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// A fresh temporary directory.
-    static func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-pipeline-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    /// A fresh temporary directory, removed when the test process exits.
+    static func temporaryDirectory() throws -> URL { try TestProcesses.temporaryDirectory(prefix: "vigil-pipeline") }
 
     /// A file handle writing to a new file `name` in `dir`.
     static func outputHandle(_ dir: URL, _ name: String) throws -> (FileHandle, URL) {

@@ -55,11 +55,25 @@ public enum TestProcesses {
         }
     }
 
-    /// A new empty folder in the temporary directory.
+    /// A new empty folder, named `prefix` and a UUID, in this test process's scratch folder
+    /// (``scratchRoot``), which is removed when the process exits.
     public static func temporaryDirectory(prefix: String = "vigil-test") throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        let url = try scratchRoot.get().appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// `vigil-tests-PID` in the system's temporary directory, created on first use together with an exit
+    /// handler that removes it, so that a test run leaves no folders behind however its tests end.
+    private static let scratchRoot: Result<URL, any Error> = Result {
+        let root = scratchRootURL(of: getpid())
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestProcesses.scratchRootURL(of: getpid())) }
+        return root
+    }
+
+    private static func scratchRootURL(of pid: pid_t) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("vigil-tests-\(pid)")
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago.

@@ -8,7 +8,8 @@ import VigilTraining
 @Suite("Cross-validation and clip-labelled training data")
 struct CrossValidationTests {
     /// 60 development files whose source groups chain some of them together, and 40 clips whose groups
-    /// hold 1-4 clips each, two of them from a Freesound recording that a development file uses too.
+    /// hold 1-4 clips each, two of them from a Freesound recording that a development file uses too; another
+    /// development file uses the Freesound upload two ids later.
     static func items() -> (keys: [String: [String]], amounts: [String: [String: Double]], clips: [String: TrainingClip]) {
         // PROVENANCE.tsv rows: every file has its own event source; files i and i+1 share a negative clip's
         // source when i % 7 == 0 (chains of two); dev5 also uses Freesound recording 4242.
@@ -25,6 +26,7 @@ struct CrossValidationTests {
             if i % 3 == 0 { annotations.append(LabelEvent(file: file, onset: 1, offset: 2, label: i % 2 == 0 ? "dogBark" : "glassBreak")) }
         }
         provenance += "dev5.flac\tevent\tdog\turbansound8k/audio/fold1/4242-3-0-0.wav\n"
+        provenance += "dev8.flac\tevent\tdog\turbansound8k/audio/fold2/4244-3-1-0.wav\n"
         let rows = DevelopmentSet.parseProvenance(provenance)
         var clips: [String: TrainingClip] = [:]
         for c in 0..<40 {
@@ -39,7 +41,7 @@ struct CrossValidationTests {
     }
 
     @Test(
-        "grouped folds never split a source group, join a development file and a clip of the same Freesound recording, cover every fold, and are fixed by the seed"
+        "grouped folds never split a source group, join a development file and a clip of the same Freesound recording and uploads two ids apart, cover every fold, and are fixed by the seed"
     )
     func groupedFolds() {
         let (keys, amounts, _) = Self.items()
@@ -51,6 +53,7 @@ struct CrossValidationTests {
         for (key, folds) in foldOfKey { #expect(folds.count == 1, "group \(key) is split over folds \(folds.sorted())") }
         #expect(plan.foldOf["dev0.flac"] == plan.foldOf["dev1.flac"])
         #expect(plan.foldOf["dev5.flac"] == plan.foldOf["clip:c0.flac"])
+        #expect(plan.foldOf["dev8.flac"] == plan.foldOf["dev5.flac"])
         #expect(plan.foldOf["clip:c4.flac"] == plan.foldOf["clip:c7.flac"])
         #expect(Set(plan.foldOf.values) == Set(0..<5))
         // Balanced: every fold holds some of the clips of the label.
@@ -58,6 +61,24 @@ struct CrossValidationTests {
         // Stable for a seed, different for another.
         #expect(CrossValidationPlan(keys: keys, amounts: amounts, folds: 5, seed: 7).foldOf == plan.foldOf)
         #expect(CrossValidationPlan(keys: keys, amounts: amounts, folds: 5, seed: 8).foldOf != plan.foldOf)
+    }
+
+    @Test("Freesound uploads at most two ids apart are one group, also through a chain; other keys are kept as they are")
+    func adjacentFreesoundUploads() {
+        let keys: [String: [String]] = [
+            "a": ["us8k:100"], "b": ["us8k:101"], "c": ["clips:x", "us8k:103"], "d": ["us8k:106"], "e": ["us8k:9"],
+            "f": ["dev:x/n/shared0"], "g": ["us8k:abc"], "h": [],
+        ]
+        let joined = GroupedFolds.joiningAdjacentFreesoundUploads(keys)
+        let component = GroupedFolds.components(keys: joined)
+        #expect(component["a"] == component["b"] && component["b"] == component["c"])  // 100, 101, 103: 1 and 2 apart
+        #expect(component["d"] != component["a"])  // 3 past 103
+        #expect(component["e"] != component["a"] && component["e"] != component["d"])
+        #expect(Set(component.values).count == 6)  // {a, b, c}, d, e, f, g, h
+        for (item, ks) in keys { #expect(Array(joined[item]!.prefix(ks.count)) == ks, "\(item) lost a key") }
+        #expect(joined["f"] == keys["f"] && joined["g"] == keys["g"] && joined["h"] == [])
+        let separate = GroupedFolds.components(keys: GroupedFolds.joiningAdjacentFreesoundUploads(keys, adjacency: 0))
+        #expect(Set(["a", "b", "c"].map { separate[$0]! }).count == 3)
     }
 
     @Test(
