@@ -76,12 +76,19 @@ package enum GroupedFolds {
         return out
     }
 
+    /// How many ids apart two Freesound uploads may lie and still be one group
+    /// (``joiningAdjacentFreesoundUploads(_:adjacency:)``).
+    package static let freesoundBatchAdjacency = 2
+
     /// `keys` with one more key for every Freesound group (`us8k:ID`) that joins it with the Freesound groups
     /// whose ids lie at most `adjacency` apart, directly or through a chain. Freesound numbers uploads in
     /// order, so one user's batch gets consecutive ids: the same dog, street or microphone under several ids
-    /// (the development set's barks of ids 155309-155311 and 160092-160094 have the most alike spectra of all
-    /// its pairs of bark recordings). Each id its own group let such a batch straddle folds.
-    package static func joiningAdjacentFreesoundUploads(_ keys: [String: [String]], adjacency: Int = 2) -> [String: [String]] {
+    /// (the development set's pairs of bark recordings inside its batches of consecutive ids are among the most
+    /// alike of all its pairs; docs/sound-models.md, "Cross-validation"). Each id its own group let such a batch
+    /// straddle folds.
+    package static func joiningAdjacentFreesoundUploads(
+        _ keys: [String: [String]], adjacency: Int = freesoundBatchAdjacency
+    ) -> [String: [String]] {
         func id(_ key: String) -> Int? { key.hasPrefix("us8k:") ? Int(key.dropFirst(5)) : nil }
         let ids = Set(keys.values.flatMap { $0.compactMap(id) }).sorted()
         var run: [Int: Int] = [:]
