@@ -59,8 +59,9 @@ package struct CrossValidationPlan: Sendable {
 
     /// Source-group keys and balancing amounts for development files and training clips: a development file's
     /// keys are its foreground source groups (``DevelopmentSet/groupKey(localPath:)`` of its PROVENANCE rows in
-    /// ``DevelopmentSet/groupingRoles``), a clip's its ``TrainingClip/sourceGroup``; Freesound uploads a few ids apart
-    /// are joined (``GroupedFolds/joiningAdjacentFreesoundUploads(_:adjacency:)``).
+    /// ``DevelopmentSet/groupingRoles``), a clip's its ``TrainingClip/groupKeys`` (its group, and the key of the clips
+    /// of unknown source it sounds like); Freesound uploads a few ids apart are joined
+    /// (``GroupedFolds/joiningAdjacentFreesoundUploads(_:adjacency:)``).
     package static func items(
         devFiles: [String], provenance: [DevelopmentSet.SourceRow], annotations: [LabelEvent], durations: [String: Double],
         clips: [String: TrainingClip]
@@ -80,7 +81,7 @@ package struct CrossValidationPlan: Sendable {
             amounts[f] = a
         }
         for (name, clip) in clips {
-            keys[name] = [clip.sourceGroup]
+            keys[name] = clip.groupKeys
             amounts[name] = ["clips:" + clip.label: 1]
         }
         return (GroupedFolds.joiningAdjacentFreesoundUploads(keys), amounts)

@@ -104,7 +104,8 @@ package enum SoundModelCard {
         s += DevelopmentSet.groupingRoles.sorted().joined(separator: ", ")
         s += "; a group is the original recording: UrbanSound8K Freesound id, crying-baby speaker, spoken-digit speaker, "
         s += "LibriSpeech speaker, otherwise the source file stem without its cut indices; a clip's `group`; Freesound uploads "
-        s += "at most \(GroupedFolds.freesoundBatchAdjacency) ids apart, one user's batch, are one group). The connected "
+        s += "at most \(GroupedFolds.freesoundBatchAdjacency) ids apart, one user's batch, are one group, and so are clips of "
+        s += "unknown source whose background and sound spectra agree, cuts of one recording). The connected "
         s +=
             "components are spread over \(model.training["validationPart"]?["folds"]?.intValue ?? 4) grouped folds (seed \(model.training["seed"]?.intValue ?? 0)), "
         s += "balancing every category (events of each label, clips of each label, seconds of event-free files), and the "

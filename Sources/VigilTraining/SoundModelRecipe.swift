@@ -110,9 +110,9 @@ package struct SoundModelRecipe: Sendable {
         dogBark.developmentPositiveWeight = 3
         dogBark.knownWeaknesses = [
             "Below its targets: the cross-validated event F1 above is far under its target of 0.80, and the negative clips (other animals above all) give false alarms above 1 per hour. The 25 minutes of bark clips of many dogs help (trained on the development set alone it finds far fewer barks of unseen dogs), but pooled statistics of hand-made features do not separate a bark from other animal calls well enough.",
-            "Its operating point favours few false alarms over recall: the threshold is chosen on the inner validation part by event F1 less 0.05 per false alarm per hour above 1, and lands at 0.93-0.99 in the folds. Users who want more barks raise the sensitivity (level 10 is a much lower threshold).",
+            "Its operating point favours few false alarms over recall: the threshold is chosen on the inner validation part by event F1 less 0.05 per false alarm per hour above 1, and lands at 0.9 or more in every fold (the table above). Users who want more barks raise the sensitivity (level 10 is a much lower threshold).",
             "Barks of dogs unlike those in the data are often missed (docs/sound-models.md, \"Unseen barks\": sound effects from Debian packages), and so are barks under a loud background.",
-            "Barks less than the merge gap (0.5 s) apart are reported as one event, and reverberation or background can fill a longer pause.",
+            "Barks apart by less than the pause the smoothing bridges (above) are reported as one event, and reverberation or background can fill a longer pause.",
             "Features above 8 kHz are not used (their scale differs between the sources and at 16 kHz they do not exist), yet at 16 kHz it finds fewer barks: its flatness and band shares are taken over the whole spectrum, which a 16 kHz recording cuts at 8 kHz (its cross-validated event F1 at 16 kHz, docs/sound-models.md, \"Cross-validation\", is about 0.1 lower).",
         ]
 
@@ -156,7 +156,7 @@ package struct SoundModelRecipe: Sendable {
         glassBreak.lowRateModel = 16_000
         glassBreak.lowRateKnownWeaknesses = [
             "Trained and scored with every recording at 16 kHz, for streams below 32 kHz: without the shatter band above 8 kHz it sees only the thud and the shatter's lower part, and its cross-validated event F1 above is well below the full-band model's (docs/sound-models.md, \"Cross-validation\"). Nearly half of the glass breaks are missed.",
-            "False alarms on the negative clips (horns, knocks, claps, animals...) are many per hour (16 in the cross-validation above), far above the target of 1.",
+            "False alarms on the negative clips (horns, knocks, claps, animals...) are many per hour (14 in the cross-validation above), far above the target of 1.",
             "At 8 kHz (telephone-band cameras) nothing is reported: there is no sound above 4 kHz, so the gate's shatter stage (energy above 4.5 kHz) never passes (cross-validated at 8 kHz, the folds found none of their glass breaks).",
             "The other weaknesses of the full-band model (Models/glassBreak.md) apply as well: few glass recordings, untested confusers such as keys and cutlery.",
         ]
@@ -177,7 +177,7 @@ package struct SoundModelRecipe: Sendable {
         personTalking.fullBandFrames = .fixedDuration
         personTalking.knownWeaknesses = [
             "Speech sources: AMI meeting excerpts, spoken digits of three speakers, two LibriSpeech readers, a device voice, 800 spoken words of different speakers (16 kHz recordings) and 48 generated recordings of single words (`make training-words`); whispering, shouting and far-field speech are under-represented.",
-            "Single words of speakers unlike those in the data are its weakest kind of speech (the development set's spoken digits come from three speakers). At sensitivity 5 it reports 4 of the development set's 15 isolated spoken digits, at 10 it reports 9.",
+            "Single words of speakers unlike those in the data are its weakest kind of speech (the development set's spoken digits come from three speakers). At sensitivity 5 it reports 2 of the development set's 15 isolated spoken digits, at 10 it reports 11.",
             "Distant voices in children-playing, room-ambience and street-music material are not labelled: the model is neither trained on those regions as negatives nor scored there (VoiceBackground), so it may or may not report them.",
             "TV/radio speech and music with vocals are reported as speech (no separate label), and some instrumental music is too (docs/sound-models.md, \"Music no model has heard\"): music in a room can cause false alarms.",
             "Its spoken words are 16 kHz recordings and most negatives are not: it takes its features on frames of one duration at every rate, so that a 16 kHz recording has the frames of a 44.1 kHz one, and trains on 16 kHz copies of every recording without speech, so that a missing band above 8 kHz is not evidence for speech (docs/sound-models.md, \"Pipeline\" and \"Data\"). At 32 and 48 kHz those frames cost a second transform and feature stream.",

@@ -15,6 +15,9 @@ package struct TrainingClip: Sendable, Hashable {
     package var seconds: Double
     /// The clip's line in its list (1-based; 0 when not read from a list).
     package var line: Int = 0
+    /// For a clip of unknown source that sounds like other such clips of one recording, the key they share
+    /// (``RecordingLikeness/joiningAlikeClips(_:signatures:)``); nil otherwise.
+    package var alikeGroup: String?
 
     /// Creates a clip.
     package init(filename: String, label: String, category: String, group: String, voices: Bool, seconds: Double) {
@@ -43,6 +46,23 @@ package struct TrainingClip: Sendable, Hashable {
     package var sourceGroup: String {
         group.hasPrefix("freesound:") ? "us8k:" + group.dropFirst("freesound:".count) : "clips:" + group
     }
+
+    /// The clip's keys for the cross-validation's groups: its ``sourceGroup`` and, if set, its ``alikeGroup``.
+    package var groupKeys: [String] { [sourceGroup] + (alikeGroup.map { [$0] } ?? []) }
+
+    /// The source a clip's `group` names, the text before its colon (`eth` of `eth:dog_barking_3.wav`).
+    package var sourceName: String { group.split(separator: ":", maxSplits: 1).first.map(String.init) ?? group }
+
+    /// Whether the clip's `group` names the clip itself, a file name after the source's colon
+    /// (`yash:dog_10.wav`): the data says so where a clip's source recording is unknown.
+    package var sourceIsUnknown: Bool {
+        guard let colon = group.firstIndex(of: ":") else { return false }
+        let name = group[group.index(after: colon)...].lowercased()
+        return Self.audioExtensions.contains { name.hasSuffix("." + $0) }
+    }
+
+    /// File extensions taken for audio files in a `group` (``sourceIsUnknown``).
+    package static let audioExtensions = ["wav", "flac", "mp3", "ogg", "opus", "m4a", "aif", "aiff"]
 }
 
 /// A `clips.tsv` that cannot be used: names the file, the line (1-based, 0 for the whole file) and the reason.

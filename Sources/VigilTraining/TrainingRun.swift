@@ -149,6 +149,21 @@ package struct TrainingRun {
         return (samples, Double(rate))
     }
 
+    /// `list` with the clips of unknown source that sound like one recording joined
+    /// (``RecordingLikeness/joiningAlikeClips(_:signatures:)``). Each such clip is decoded at its own rate, never
+    /// resampled, so that runs at every training rate get the same folds; one that cannot be decoded stays alone
+    /// (training warns about it when it reads it).
+    package static func joiningAlikeClips(_ list: [TrainingClip], audioPath: (TrainingClip) -> String) -> [TrainingClip] {
+        var signatures: [String: RecordingLikeness.Signature] = [:]
+        for clip in list where clip.sourceIsUnknown {
+            guard let decoded = try? decode(audioPath(clip)),
+                let signature = RecordingLikeness.signature(samples: decoded.samples, sampleRate: decoded.rate)
+            else { continue }
+            signatures[clip.filename] = signature
+        }
+        return RecordingLikeness.joiningAlikeClips(list, signatures: signatures)
+    }
+
     /// Decodes a whole file to mono samples, resampled to ``trainingRate`` when it is above it.
     func read(_ path: String) throws -> (samples: [Float], rate: Double) {
         let decoded = try Self.decode(path)
@@ -277,9 +292,10 @@ package struct TrainingRun {
         var listedClips: [String: TrainingClip] = [:]
         var clipEvents = 0
         if let clips {
-            for clip in clips.list { listedClips[TrainingClip.namePrefix + clip.filename] = clip }
-            progress(.started(count: clips.list.count, itemName: "clips"))
-            for clip in clips.list {
+            let list = Self.joiningAlikeClips(clips.list, audioPath: clips.audioPath)
+            for clip in list { listedClips[TrainingClip.namePrefix + clip.filename] = clip }
+            progress(.started(count: list.count, itemName: "clips"))
+            for clip in list {
                 defer { progress(.itemDone(clip.filename)) }
                 // Voices in the background are not a negative for personTalking: such clips are left out.
                 if clip.voices && recipe.ignoresVoiceBackground { continue }

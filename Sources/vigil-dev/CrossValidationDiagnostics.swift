@@ -13,8 +13,9 @@ import VigilTraining
 /// figures: the chosen decision, the scored fold's event F1 at the 0.5 s and a 1.0 s onset collar and
 /// its segment F1, each scored event's peak probability, the scored negatives' peaks, and the fold's
 /// F1 and false alarms at every threshold of the grid (an oracle curve: never used for a choice); with
-/// `DETAIL=1`, at the chosen threshold and at 0.9, the categories of the negative clips with events and
-/// every scored event missed, with the events found in its file.
+/// `DETAIL=1`, at the chosen threshold and at 0.9, the categories of the negative clips with events, the
+/// clips of the label found per source (the `group` column's text before its colon), and every scored event
+/// missed, with the events found in its file.
 /// Needs ../shared/data with its train/ folder; run it in a release build:
 ///
 ///     swift build -c release --product vigil-dev
@@ -25,7 +26,7 @@ struct CrossValidationDiagnostics: ParsableCommand {
         abstract: "Run the cross-validation folds of vigil train --cross-validate and print what limits each fold's figures.",
         discussion: "Recipe changes are the environment variables of diagnose (ITER, POSW, ACT, ...).")
 
-    static let clipDirectory = DevData.devDirectory.deletingLastPathComponent().appendingPathComponent("train")
+    static let clipDirectory = DevData.clipDirectory
 
     @Option(help: "Labels to diagnose, comma-separated.")
     var labels = "dogBark"
@@ -51,8 +52,10 @@ struct CrossValidationDiagnostics: ParsableCommand {
         let started = Date()
         let dev = try DevData.load()
         let seed: UInt64 = 20_251_122
-        let list = try TrainingClips.parse(
-            String(contentsOf: Self.clipDirectory.appendingPathComponent("clips.tsv"), encoding: .utf8), path: "clips.tsv")
+        let list = TrainingRun.joiningAlikeClips(
+            try TrainingClips.parse(
+                String(contentsOf: Self.clipDirectory.appendingPathComponent("clips.tsv"), encoding: .utf8), path: "clips.tsv"),
+            audioPath: { Self.clipDirectory.appendingPathComponent("audio/\($0.filename)").path })
         var clips: [String: TrainingClip] = [:]
         for clip in list { clips[TrainingClip.namePrefix + clip.filename] = clip }
         var devRecordings = try DevData.features(dev.files)
@@ -186,6 +189,15 @@ struct CrossValidationDiagnostics: ParsableCommand {
                         }
                         print(
                             "    clip false alarms by category: \(byCategory.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+                        )
+                        var bySource: [String: (found: Int, clips: Int)] = [:]
+                        for rec in data.scored {
+                            guard let clip = clips[rec.name], clip.label == label else { continue }
+                            bySource[clip.sourceName, default: (0, 0)].clips += 1
+                            if !(found[rec.name] ?? []).isEmpty { bySource[clip.sourceName]!.found += 1 }
+                        }
+                        print(
+                            "    clips of the label found by source: \(bySource.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.found)/\($0.value.clips)" }.joined(separator: ", "))"
                         )
                         for e in devAnnotations where e.label == label {
                             guard let events = found[e.file] else { continue }  // the file is in another fold

@@ -11,6 +11,11 @@ package enum DevData {
         .deletingLastPathComponent()
     /// ../shared/data/dev
     package static let devDirectory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data/dev")
+    /// ../shared/data/train, the clip-labelled training folder.
+    package static let clipDirectory = devDirectory.deletingLastPathComponent().appendingPathComponent("train")
+    /// Whether the clip-labelled training folder is present.
+    package static let clipsAvailable: Bool = FileManager.default.fileExists(
+        atPath: clipDirectory.appendingPathComponent("clips.tsv").path)
     /// Whether the development data is present.
     package static let available: Bool = FileManager.default.fileExists(
         atPath: devDirectory.appendingPathComponent("labels.tsv").path)

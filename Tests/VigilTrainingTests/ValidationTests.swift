@@ -59,9 +59,9 @@ struct ValidationTests {
             ("glassBreak", figures["glassBreak"]!.event.f1, 0.85, true),
             ("personTalking", figures["personTalking"]!.segment.f1, 0.90, false),
         ]
-        // Measured with the shipped models: dogBark 0.467 and personTalking 0.841 (their cross-validated figures are
-        // under the targets, docs/sound-models.md).
-        let floors: [String: Double] = ["dogBark": 0.46, "personTalking": 0.84]
+        // Measured with the shipped models: dogBark 0.261 and personTalking 0.844, as their model files record for this
+        // part (their cross-validated figures, 0.467 and 0.868, are under the targets too; docs/sound-models.md).
+        let floors: [String: Double] = ["dogBark": 0.26, "personTalking": 0.84]
         for (label, value, target, met) in targets {
             print("\(label): \(String(format: "%.3f", value)) vs target \(target): \(value >= target ? "met" : "NOT MET")")
             if met {
