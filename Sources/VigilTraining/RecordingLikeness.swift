@@ -80,18 +80,28 @@ package enum RecordingLikeness {
     /// The cosine similarities of the two recordings' background and sound shapes (each less its mean) over
     /// the bands both carry; nil when they share fewer than 6 bands.
     package static func similarity(_ a: Signature, _ b: Signature) -> (background: Double, sound: Double)? {
-        let shared = a.carried.indices.filter { a.carried[$0] && b.carried[$0] }
-        guard shared.count >= 6 else { return nil }
+        let bands = min(a.carried.count, b.carried.count)
+        var shared = 0
+        for i in 0..<bands where a.carried[i] && b.carried[i] { shared += 1 }
+        guard shared >= 6 else { return nil }
+        // Each shape less its mean over the shared bands, then the cosine; no allocation per pair (a clip folder
+        // compares every pair of clips of one source).
         func cosine(_ u: [Float], _ v: [Float]) -> Double {
-            let x = shared.map { Double(u[$0]) }, y = shared.map { Double(v[$0]) }
-            let mx = x.reduce(0, +) / Double(x.count), my = y.reduce(0, +) / Double(y.count)
-            var dot = 0.0, xx = 0.0, yy = 0.0
-            for i in x.indices {
-                dot += (x[i] - mx) * (y[i] - my)
-                xx += (x[i] - mx) * (x[i] - mx)
-                yy += (y[i] - my) * (y[i] - my)
+            var mu = 0.0, mv = 0.0
+            for i in 0..<bands where a.carried[i] && b.carried[i] {
+                mu += Double(u[i])
+                mv += Double(v[i])
             }
-            return xx > 0 && yy > 0 ? dot / (xx * yy).squareRoot() : 0
+            mu /= Double(shared)
+            mv /= Double(shared)
+            var dot = 0.0, uu = 0.0, vv = 0.0
+            for i in 0..<bands where a.carried[i] && b.carried[i] {
+                let x = Double(u[i]) - mu, y = Double(v[i]) - mv
+                dot += x * y
+                uu += x * x
+                vv += y * y
+            }
+            return uu > 0 && vv > 0 ? dot / (uu * vv).squareRoot() : 0
         }
         return (cosine(a.background, b.background), cosine(a.sound, b.sound))
     }
@@ -115,12 +125,13 @@ package enum RecordingLikeness {
             return i
         }
         for members in bySource.values {
-            for (n, i) in members.enumerated() {
-                for j in members[(n + 1)...] {
-                    guard let s = similarity(signatures[clips[i].filename]!, signatures[clips[j].filename]!),
+            let memberSignatures = members.map { signatures[clips[$0].filename]! }
+            for m in members.indices {
+                for n in members.indices where n > m {
+                    guard let s = similarity(memberSignatures[m], memberSignatures[n]),
                         s.background >= threshold && s.sound >= threshold
                     else { continue }
-                    parent[root(i)] = root(j)
+                    parent[root(members[m])] = root(members[n])
                 }
             }
         }
