@@ -347,6 +347,37 @@ struct TrainCommandTests {
     }
 
     @Test(
+        "clips of unknown source cut from one recording share a fold in the run's plan, at every training rate; another recording's clip does not join them"
+    )
+    func alikeClipsShareAFold() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labels = try Self.makeDataset(in: dir)
+        let clips = dir.appendingPathComponent("clips")
+        try FileManager.default.createDirectory(at: clips.appendingPathComponent("audio"), withIntermediateDirectories: true)
+        // Two cuts of one 22.05 kHz recording and a clip of another; each group names the clip (source unknown).
+        let long = BurstsOverNoise.recording(seconds: 8, sampleRate: 22_050, pink: true, pitch: 450, seed: 3)
+        let cuts = [("a", Array(long[0..<88_200])), ("b", Array(long[88_200...]))]
+        let other = BurstsOverNoise.recording(seconds: 4, sampleRate: 22_050, pink: false, pitch: 1_100, seed: 4)
+        var list = "filename\tlabel\tcategory\tgroup\tvoices\tseconds\tsample_rate\n"
+        for (name, samples) in cuts + [("c", other)] {
+            try AudioFileWriter.write(
+                samples, sampleRate: 22_050, format: .flac16, to: clips.appendingPathComponent("audio/\(name).flac").path)
+            list += "\(name).flac\tdogBark\tbark\tsrc:\(name).wav\tno\t4.000\t22050\n"
+        }
+        try list.write(to: clips.appendingPathComponent("clips.tsv"), atomically: true, encoding: .utf8)
+        var run = try TrainingInputs.run(
+            trigger: .dogBark, labels: labels, audioDirectory: dir.appendingPathComponent("audio").path,
+            out: dir.appendingPathComponent("m.json").path, seed: 1, clips: clips.path)
+        for rate in [nil, 16_000] {
+            run.trainingRate = rate
+            let component = try run.material { _ in }.plan.componentOf
+            #expect(component["clip:a.flac"] != nil && component["clip:a.flac"] == component["clip:b.flac"], "rate \(rate ?? 0)")
+            #expect(component["clip:c.flac"] != component["clip:a.flac"], "rate \(rate ?? 0)")
+        }
+    }
+
+    @Test(
         "--clips adds a clip-labelled folder; --cross-validate prints each fold, the mean and the worst fold, and writes them into the model file and card"
     )
     func clipsAndCrossValidation() throws {
