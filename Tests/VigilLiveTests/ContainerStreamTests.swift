@@ -275,17 +275,25 @@ struct LiveRTSPCommandTests {
                 "no sound event before restart \(restart): \(output())")
             camera.stop()
             try camera.start()
+            // A restart that had to try the camera again (its publisher gave up under load) may be
+            // seen as two: at least one reconnect per restart, at most one per relay started since.
             metrics = await Self.poll(port, "/metrics", seconds: SanitizerAllowance.seconds(60)) {
-                Self.sample("vigil_live_stream_reconnects_total", in: $0) == Double(restart) && $0.contains(connected)
+                (Self.sample("vigil_live_stream_reconnects_total", in: $0) ?? 0) >= Double(restart) && $0.contains(connected)
             }
-            #expect(Self.sample("vigil_live_stream_reconnects_total", in: metrics) == Double(restart), "\(metrics)")
+            let reconnects = Self.sample("vigil_live_stream_reconnects_total", in: metrics) ?? 0
+            #expect(
+                Double(restart)...Double(max(restart, camera.relayLaunches - 1)) ~= reconnects,
+                "restart \(restart), \(camera.relayLaunches) relays started: \(metrics)")
         }
         let afterLast = soundStarts()
         #expect(
             TestProcesses.wait(seconds: SanitizerAllowance.seconds(30)) { soundStarts() > afterLast },
             "no sound event after the third restart: \(output())")
         let health = await Self.get(port, "/health")
-        #expect(health.contains(#""reconnects":3"#) && health.contains(#""state":"connected""#), "\(health)")
+        let reconnects = health.firstMatch(of: /"reconnects":(\d+)/).flatMap { Int($0.1) } ?? 0
+        #expect(
+            (3...max(3, camera.relayLaunches - 1)).contains(reconnects) && health.contains(#""state":"connected""#),
+            "\(camera.relayLaunches) relays started: \(health)")
         #expect(health.contains(#""audioSampleRate":16000"#), "the camera's own rate: \(health)")
         _ = Glibc.kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
@@ -301,7 +309,7 @@ struct LiveRTSPCommandTests {
         #expect(times == times.sorted(), "the media timeline ran backwards")
         #expect(records.last?["type"] as? String == "end")
         let log = try String(contentsOf: stderr, encoding: .utf8)
-        #expect(log.components(separatedBy: "reconnected").count - 1 == 3, "\(log)")
+        #expect(log.components(separatedBy: "reconnected").count - 1 == reconnects, "\(log)")
     }
 }
 

@@ -36,7 +36,11 @@ struct RTSPStreamTests {
             // Frames already received before the drop still come first.
             while reader.status.reconnects < restart, try reader.nextChunk() != nil {}
             try readFrames(5)
-            #expect(reader.status.reconnects == restart, "\(reader.status)")
+            // One reconnect per restart, or more where the camera's start tried a new relay (see
+            // RTSPTestCamera.relayLaunches): never more than the relays started since the first.
+            #expect(
+                restart...max(restart, camera.relayLaunches - 1) ~= reader.status.reconnects,
+                "\(camera.relayLaunches) relays started: \(reader.status)")
         }
         let status = reader.status
         #expect(status.reconnects >= 3 && status.state == .connected, "\(status)")

@@ -128,6 +128,7 @@ public final class RTSPTestCamera: Sendable {
         var relay: Process?
         var publisher: Process?
         var runs = 0
+        var relayLaunches = 0
     }
 
     /// Held by start() and stop(): a stop waits for a start running on another thread.
@@ -155,6 +156,11 @@ public final class RTSPTestCamera: Sendable {
 
     /// The camera's URL.
     public var url: String { "rtsp://127.0.0.1:\(clientPort)/cam" }
+
+    /// How many relays have been started: one per ``start()``, more where a publisher gave up and
+    /// the start tried again with a new relay. A client may have connected to each of them, so a
+    /// client's reconnects over `n` restarts lie in `n...relayLaunches - 1`.
+    public var relayLaunches: Int { processes.withLockedValue { $0.relayLaunches } }
 
     /// Starts the relay, waits until it listens, then the publisher. A publisher that gives up
     /// (the relay not ready, or refusing the mount, under load) is started again with a new relay.
@@ -190,6 +196,7 @@ public final class RTSPTestCamera: Sendable {
                         "127.0.0.1", "--source_listen_address", "127.0.0.1", "--rtp_start_port", "\(rtpStartPort)", "-l", "0",
                     ], log: directory.appendingPathComponent("relay-\(runs)-\(attempt).log"))
                 processes.relay = relay
+                processes.relayLaunches += 1
                 guard
                     TestProcesses.wait(
                         seconds: 30, until: { TestProcesses.portAccepts(sourcePort) && TestProcesses.portAccepts(clientPort) })
